@@ -1,0 +1,10 @@
+"""Positional encodings for transformers, in NumPy.
+
+The public names below are the ones the lessons teach; every other module is private.
+"""
+
+from posenc.attention import self_attention, softmax
+from posenc.sinusoidal import sinusoidal_encoding
+
+__all__ = ["self_attention", "sinusoidal_encoding", "softmax"]
+__version__ = "0.1.0"

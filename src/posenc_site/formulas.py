@@ -1,0 +1,69 @@
+"""Formulas to MathML at build time, so pages need no JavaScript and no network to show them.
+
+``pymdownx.arithmatex`` (in its ``generic`` mode) finds the ``$...$`` and ``$$...$$`` formulas
+and wraps them in ``<span class="arithmatex">`` / ``<div class="arithmatex">``; this module turns
+those wrappers into MathML with ``latex2mathml``. Browsers render MathML Core natively. Display
+formulas are numbered per page and get an id (``eq-1`` or the name given by ``\\label{...}``)
+so that text can link to them.
+"""
+
+import html
+import re
+from dataclasses import dataclass
+
+from latex2mathml.converter import convert
+
+_INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
+_DISPLAY = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
+_LABEL = re.compile(r"\\label\{(?P<name>[A-Za-z0-9:_-]+)\}")
+_UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
+
+
+class FormulaError(ValueError):
+    """A formula that cannot be rendered; the message quotes it."""
+
+
+@dataclass
+class _Numbering:
+    count: int = 0
+
+
+def _to_mathml(tex: str, *, display: str) -> str:
+    braces = [m.group() for m in _UNESCAPED_BRACE.finditer(tex)]
+    depth = 0
+    for brace in braces:
+        depth += 1 if brace == "{" else -1
+        if depth < 0:
+            break
+    if depth != 0:
+        raise FormulaError(f"unbalanced braces in formula: {tex.strip()!r}")
+    try:
+        mathml = convert(tex, display=display)
+    except Exception as error:  # latex2mathml raises many unrelated exception types
+        raise FormulaError(f"cannot convert formula {tex.strip()!r}: {error!r}") from error
+    unknown = re.search(r">(\\[A-Za-z]+)<", mathml)
+    if unknown:
+        raise FormulaError(f"unknown command {unknown.group(1)} in formula: {tex.strip()!r}")
+    return mathml
+
+
+def _display(match: re.Match[str], numbering: _Numbering) -> str:
+    tex = html.unescape(match.group("tex"))
+    numbering.count += 1
+    label = _LABEL.search(tex)
+    anchor = f"eq-{label.group('name').replace(':', '-')}" if label else f"eq-{numbering.count}"
+    mathml = _to_mathml(_LABEL.sub("", tex), display="block")
+    number = numbering.count
+    return (
+        f'<div class="pe-equation" id="{anchor}">{mathml}'
+        f'<a class="pe-equation-number" href="#{anchor}">({number})</a></div>'
+    )
+
+
+def render_math(page_html: str) -> str:
+    """Replace the arithmatex wrappers in ``page_html`` by MathML; raise FormulaError on a bad one."""
+    numbering = _Numbering()
+    page_html = _DISPLAY.sub(lambda m: _display(m, numbering), page_html)
+    return _INLINE.sub(
+        lambda m: _to_mathml(html.unescape(m.group("tex")), display="inline"), page_html
+    )

@@ -1,0 +1,107 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc import sinusoidal_encoding
+
+
+def test_first_row_alternates_zero_and_one():
+    np.testing.assert_array_equal(sinusoidal_encoding(4, 6)[0], [0, 1, 0, 1, 0, 1])
+
+
+def test_second_row_matches_the_lesson_for_d_model_6():
+    # sin/cos of 1, 1 / 10000**(2/6) and 1 / 10000**(4/6).
+    expected = [0.841, 0.54, 0.046, 0.999, 0.002, 1.0]
+    np.testing.assert_array_equal(np.round(sinusoidal_encoding(4, 6)[1], 3), expected)
+
+
+def test_values_follow_the_papers_formula_at_a_far_position():
+    pe = sinusoidal_encoding(101, 512)
+    pos, i = 100, 37
+    angle = pos / 10000 ** (2 * i / 512)
+    assert pe[pos, 2 * i] == pytest.approx(math.sin(angle), abs=1e-12)
+    assert pe[pos, 2 * i + 1] == pytest.approx(math.cos(angle), abs=1e-12)
+
+
+def test_shape_and_dtype():
+    pe = sinusoidal_encoding(50, 16)
+    assert pe.shape == (50, 16)
+    assert pe.dtype == np.float64
+
+
+def test_zero_positions_gives_an_empty_table():
+    pe = sinusoidal_encoding(0, 8)
+    assert pe.shape == (0, 8)
+    assert pe.dtype == np.float64
+
+
+def test_odd_d_model_ends_with_a_sine_and_matches_the_even_table():
+    odd = sinusoidal_encoding(10, 7)
+    assert odd.shape == (10, 7)
+    pos = np.arange(10)
+    np.testing.assert_allclose(odd[:, 6], np.sin(pos / 10000 ** (6 / 7)))
+    # Columns 0..5 of d_model=7 use exponents 2i/7, not 2i/6.
+    np.testing.assert_allclose(odd[:, 2], np.sin(pos / 10000 ** (2 / 7)))
+
+
+def test_d_model_one_is_a_single_sine_column():
+    np.testing.assert_allclose(sinusoidal_encoding(5, 1)[:, 0], np.sin(np.arange(5)))
+
+
+def test_base_changes_the_frequencies():
+    pe = sinusoidal_encoding(3, 4, base=100.0)
+    assert pe[2, 2] == pytest.approx(math.sin(2 / 100 ** (2 / 4)))
+
+
+def test_numpy_integers_are_accepted():
+    assert sinusoidal_encoding(np.int64(3), np.int32(4)).shape == (3, 4)
+
+
+def test_rows_are_distinct_fingerprints():
+    pe = sinusoidal_encoding(512, 64)
+    distances = np.linalg.norm(pe[:, None, :] - pe[None, :, :], axis=-1)
+    off_diagonal = distances[~np.eye(512, dtype=bool)]
+    assert off_diagonal.min() > 0.1
+
+
+@given(
+    n_positions=st.integers(0, 64),
+    d_model=st.integers(1, 64),
+    base=st.floats(2.0, 1e6),
+)
+def test_values_are_bounded_and_pairs_lie_on_the_unit_circle(n_positions, d_model, base):
+    pe = sinusoidal_encoding(n_positions, d_model, base=base)
+    assert pe.shape == (n_positions, d_model)
+    assert np.all(np.abs(pe) <= 1.0)
+    pairs = pe[:, : d_model - d_model % 2]
+    np.testing.assert_allclose(pairs[:, 0::2] ** 2 + pairs[:, 1::2] ** 2, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"n_positions": -1, "d_model": 4}, ValueError, "n_positions must be an integer >= 0, got -1"),
+        ({"n_positions": 4.0, "d_model": 4}, TypeError, "n_positions must be an integer >= 0, got float"),
+        ({"n_positions": True, "d_model": 4}, TypeError, "n_positions must be an integer >= 0, got the bool"),
+        ({"n_positions": "4", "d_model": 4}, TypeError, "n_positions must be an integer"),
+        ({"n_positions": 4, "d_model": 0}, ValueError, "d_model must be an integer >= 1, got 0"),
+        ({"n_positions": 4, "d_model": -2}, ValueError, "d_model must be an integer >= 1, got -2"),
+        ({"n_positions": 4, "d_model": 2.5}, TypeError, "d_model must be an integer >= 1, got float"),
+        ({"n_positions": 4, "d_model": 4, "base": 0}, ValueError, "base must be a finite real number > 0, got 0.0"),
+        ({"n_positions": 4, "d_model": 4, "base": -10.0}, ValueError, "base must be a finite real number > 0"),
+        ({"n_positions": 4, "d_model": 4, "base": float("inf")}, ValueError, "base must be a finite"),
+        ({"n_positions": 4, "d_model": 4, "base": float("nan")}, ValueError, "base must be a finite"),
+        ({"n_positions": 4, "d_model": 4, "base": "10000"}, TypeError, "base must be a finite real number"),
+    ],
+)
+def test_bad_arguments_raise_a_clear_error(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        sinusoidal_encoding(**kwargs)
+
+
+def test_base_must_be_passed_by_keyword():
+    with pytest.raises(TypeError):
+        sinusoidal_encoding(4, 6, 10000.0)  # type: ignore[misc]
