@@ -83,18 +83,54 @@ def test_values_are_bounded_and_pairs_lie_on_the_unit_circle(n_positions, d_mode
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"n_positions": -1, "d_model": 4}, ValueError, "n_positions must be an integer >= 0, got -1"),
-        ({"n_positions": 4.0, "d_model": 4}, TypeError, "n_positions must be an integer >= 0, got float"),
-        ({"n_positions": True, "d_model": 4}, TypeError, "n_positions must be an integer >= 0, got the bool"),
+        (
+            {"n_positions": -1, "d_model": 4},
+            ValueError,
+            "n_positions must be an integer >= 0, got -1",
+        ),
+        (
+            {"n_positions": 4.0, "d_model": 4},
+            TypeError,
+            "n_positions must be an integer >= 0, got float",
+        ),
+        (
+            {"n_positions": True, "d_model": 4},
+            TypeError,
+            "n_positions must be an integer >= 0, got the bool",
+        ),
         ({"n_positions": "4", "d_model": 4}, TypeError, "n_positions must be an integer"),
         ({"n_positions": 4, "d_model": 0}, ValueError, "d_model must be an integer >= 1, got 0"),
         ({"n_positions": 4, "d_model": -2}, ValueError, "d_model must be an integer >= 1, got -2"),
-        ({"n_positions": 4, "d_model": 2.5}, TypeError, "d_model must be an integer >= 1, got float"),
-        ({"n_positions": 4, "d_model": 4, "base": 0}, ValueError, "base must be a finite real number > 0, got 0.0"),
-        ({"n_positions": 4, "d_model": 4, "base": -10.0}, ValueError, "base must be a finite real number > 0"),
-        ({"n_positions": 4, "d_model": 4, "base": float("inf")}, ValueError, "base must be a finite"),
-        ({"n_positions": 4, "d_model": 4, "base": float("nan")}, ValueError, "base must be a finite"),
-        ({"n_positions": 4, "d_model": 4, "base": "10000"}, TypeError, "base must be a finite real number"),
+        (
+            {"n_positions": 4, "d_model": 2.5},
+            TypeError,
+            "d_model must be an integer >= 1, got float",
+        ),
+        (
+            {"n_positions": 4, "d_model": 4, "base": 0},
+            ValueError,
+            "base must be a finite real number > 0, got 0.0",
+        ),
+        (
+            {"n_positions": 4, "d_model": 4, "base": -10.0},
+            ValueError,
+            "base must be a finite real number > 0",
+        ),
+        (
+            {"n_positions": 4, "d_model": 4, "base": float("inf")},
+            ValueError,
+            "base must be a finite",
+        ),
+        (
+            {"n_positions": 4, "d_model": 4, "base": float("nan")},
+            ValueError,
+            "base must be a finite",
+        ),
+        (
+            {"n_positions": 4, "d_model": 4, "base": "10000"},
+            TypeError,
+            "base must be a finite real number",
+        ),
     ],
 )
 def test_bad_arguments_raise_a_clear_error(kwargs, error, message):

@@ -1,9 +1,9 @@
-"""Formulas to MathML at build time, so pages need no JavaScript and no network to show them.
+r"""Formulas to MathML at build time, so pages need no JavaScript and no network to show them.
 
 ``pymdownx.arithmatex`` (in its ``generic`` mode) finds the ``$...$`` and ``$$...$$`` formulas
 and wraps them in ``<span class="arithmatex">`` / ``<div class="arithmatex">``; this module turns
 those wrappers into MathML with ``latex2mathml``. Browsers render MathML Core natively. Display
-formulas are numbered per page and get an id (``eq-1`` or the name given by ``\\label{...}``)
+formulas are numbered per page and get an id (``eq-1`` or the name given by ``\label{...}``)
 so that text can link to them.
 """
 
@@ -61,7 +61,7 @@ def _display(match: re.Match[str], numbering: _Numbering) -> str:
 
 
 def render_math(page_html: str) -> str:
-    """Replace the arithmatex wrappers in ``page_html`` by MathML; raise FormulaError on a bad one."""
+    """Replace the arithmatex wrappers by MathML; raise FormulaError on a bad formula."""
     numbering = _Numbering()
     page_html = _DISPLAY.sub(lambda m: _display(m, numbering), page_html)
     return _INLINE.sub(

@@ -23,7 +23,7 @@ class _ExecFailures(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        if message.startswith("Execution of"):
+        if "Execution of" in message and "code block" in message:
             self.messages.append(message)
 
 

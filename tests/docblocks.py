@@ -1,0 +1,113 @@
+"""Read the fenced code blocks of the Markdown pages, and check what they print.
+
+Sybil finds the blocks and reports failures as ``page.md:line``; its own Markdown parsers
+only take fences whose info string is exactly ``python`` and know no ``pycon``, so this module
+adds a small parser on top of its fenced-block lexer:
+
+- a ``python`` block (executed by markdown-exec or not) runs alone in a fresh namespace, the
+  way a reader who copies it would run it, and its printed output is kept;
+- a ``text`` block that directly follows a ``python`` block is the output the page claims for
+  it, and must equal what the block printed;
+- a ``pycon`` block is a doctest, also run in a fresh namespace.
+"""
+
+import contextlib
+import doctest
+import io
+import re
+import shlex
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sybil import Document, Example, Region
+from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+_LEXER = RawFencedCodeBlockLexer(
+    info_pattern=re.compile(r"(?P<info>[^\n]*)\n"),
+    mapping={"info": "info", "source": "source"},
+)
+_DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block: its language, its attributes and its text."""
+
+    language: str
+    attributes: dict[str, str] = field(hash=False)
+    source: str
+    line: int
+
+
+def parse_info(info: str) -> tuple[str, dict[str, str]]:
+    """Split an info string such as ``python exec="on" id="x"`` into language and attributes."""
+    words = shlex.split(info.strip())
+    if not words:
+        return "", {}
+    attributes = dict(word.split("=", 1) if "=" in word else (word, "") for word in words[1:])
+    return words[0], attributes
+
+
+def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
+    for region in _LEXER(document):
+        language, attributes = parse_info(region.lexemes["info"])
+        line = document.text.count("\n", 0, region.start) + 1
+        yield region, Block(language, attributes, str(region.lexemes["source"]), line)
+
+
+def blocks_of(path: Path) -> list[Block]:
+    """All fenced code blocks of a Markdown file, in order."""
+    document = Document(path.read_text(encoding="utf-8"), str(path))
+    return [block for _, block in _regions(document)]
+
+
+def run_python(source: str) -> str:
+    """Run ``source`` in a fresh namespace and return what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(source, "<block>", "exec"), {"__name__": "__main__"})
+    return printed.getvalue()
+
+
+def _evaluate_python(example: Example) -> None:
+    example.namespace.setdefault("_printed", {})[example.region.start] = run_python(
+        example.parsed.source
+    )
+
+
+def _evaluate_expected_output(example: Example) -> str | None:
+    expected, python_start = example.parsed
+    printed = example.namespace.get("_printed", {}).get(python_start)
+    if printed is None:
+        return "the python block before this expected output did not run"
+    if printed != expected:
+        return f"the page shows:\n{expected}\nbut the code prints:\n{printed}"
+    return None
+
+
+def _evaluate_pycon(example: Example) -> str | None:
+    block: Block = example.parsed
+    test = doctest.DocTestParser().get_doctest(
+        block.source, {}, example.path, example.path, block.line
+    )
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=_DOCTEST_FLAGS)
+    runner.run(test, out=report.write)
+    return report.getvalue() or None
+
+
+def parse_blocks(document: Document) -> Iterable[Region]:
+    """The Sybil parser: one example per python, pycon and checked text block."""
+    previous: tuple[Region, Block] | None = None
+    for region, block in _regions(document):
+        if block.language == "python":
+            yield Region(region.start, region.end, block, _evaluate_python)
+        elif block.language == "pycon":
+            yield Region(region.start, region.end, block, _evaluate_pycon)
+        elif block.language == "text" and previous and previous[1].language == "python":
+            parsed = (block.source, previous[0].start)
+            yield Region(region.start, region.end, parsed, _evaluate_expected_output)
+        previous = (region, block)

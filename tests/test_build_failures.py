@@ -1,0 +1,47 @@
+"""A broken page must stop the build and name the page."""
+
+from pathlib import Path
+
+from conftest import mkdocs_build
+
+TURKISH_LESSON = "lessons/positional-encoding.tr.md"
+
+
+def break_page(project: Path, page: str, old: str, new: str) -> None:
+    path = project / "docs" / page
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_raising_code_block_fails_the_build_and_names_the_page(project_copy, tmp_path):
+    break_page(
+        project_copy, TURKISH_LESSON, "PE = sinusoidal_encoding(4, 6)", "PE = undefined_name"
+    )
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"{TURKISH_LESSON}: 1 executed code block(s) raised" in output
+    assert "NameError" in output
+    assert not (tmp_path / "out" / "tr" / "lessons" / "positional-encoding" / "index.html").exists()
+
+
+def test_a_bad_formula_fails_the_build_and_names_the_page(project_copy, tmp_path):
+    break_page(project_copy, TURKISH_LESSON, r"\sqrt{d}", r"\sqrt{d")
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    assert result.returncode != 0
+    assert f"{TURKISH_LESSON}: unbalanced braces" in result.stdout + result.stderr
+
+
+def test_a_missing_translation_fails_the_build(project_copy, tmp_path):
+    (project_copy / "docs" / "lessons" / "learned-embeddings.tr.md").unlink()
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    assert result.returncode != 0
+    assert "learned-embeddings" in result.stdout + result.stderr
+
+
+def test_a_broken_link_fails_the_build(project_copy, tmp_path):
+    break_page(project_copy, TURKISH_LESSON, "(learned-embeddings.md)", "(no-such-page.md)")
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    assert result.returncode != 0
+    assert "no-such-page.md" in result.stdout + result.stderr

@@ -1,0 +1,78 @@
+"""Every English page has a Turkish twin with the same code, and the lesson's exercise is right."""
+
+import io
+import tokenize
+
+import numpy as np
+import pytest
+from docblocks import DOCS, Block, blocks_of, run_python
+
+from posenc import sinusoidal_encoding
+
+ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".tr.md"))
+LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
+
+
+def twin(page):
+    return page.with_name(page.name.removesuffix(".md") + ".tr.md")
+
+
+def without_comments(block: Block) -> str:
+    """The code of a python block with comments and trailing spaces removed."""
+    if block.language != "python":
+        return block.source
+    tokens = tokenize.generate_tokens(io.StringIO(block.source).readline)
+    kept = [tok for tok in tokens if tok.type != tokenize.COMMENT]
+    return "\n".join(line.rstrip() for line in tokenize.untokenize(kept).splitlines())
+
+
+def test_there_are_pages():
+    assert len(ENGLISH_PAGES) >= 4
+
+
+@pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_every_english_page_has_a_turkish_twin(page):
+    assert twin(page).exists(), f"{twin(page).relative_to(DOCS)} is missing"
+
+
+@pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_twin_has_the_same_code_blocks(page):
+    english, turkish = blocks_of(page), blocks_of(twin(page))
+    assert len(turkish) == len(english), (
+        f"{twin(page).name} has {len(turkish)} code blocks, {page.name} has {len(english)}"
+    )
+    for en, tr in zip(english, turkish, strict=True):
+        where = f"{page.name}:{en.line} vs {twin(page).name}:{tr.line}"
+        assert (tr.language, tr.attributes) == (en.language, en.attributes), where
+        assert without_comments(tr) == without_comments(en), where
+
+
+def test_comment_stripping_keeps_code_differences():
+    a = Block("python", {}, "x = 1  # one\n", 1)
+    b = Block("python", {}, "x = 1  # bir\n", 1)
+    c = Block("python", {}, "x = 2  # bir\n", 1)
+    assert without_comments(a) == without_comments(b) != without_comments(c)
+
+
+def solution(page) -> Block:
+    [block] = [b for b in blocks_of(page) if b.attributes.get("id") == "exercise-solution"]
+    return block
+
+
+@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
+def test_exercise_solution_prints_the_expected_output(page):
+    assert run_python(solution(page).source) == (
+        "(4, 6)\n[0. 1. 0. 1. 0. 1.]\n[0.841 0.54  0.046 0.999 0.002 1.   ]\nTrue False\n"
+    )
+
+
+@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize(("n_positions", "d_model"), [(4, 6), (1, 2), (50, 128), (0, 8)])
+def test_exercise_solution_equals_the_library(page, n_positions, d_model):
+    namespace: dict = {}
+    exec(solution(page).source, namespace)
+    np.testing.assert_allclose(
+        namespace["positional_encoding"](n_positions, d_model),
+        sinusoidal_encoding(n_positions, d_model),
+        atol=1e-12,
+    )

@@ -1,0 +1,87 @@
+"""The built site: executed outputs in both languages, no traceback, no off-site request."""
+
+import re
+from html import unescape
+
+import pytest
+
+EXPECTED_LINES = [
+    "(4, 6)",
+    "[0. 1. 0. 1. 0. 1.]",
+    "[0.841 0.54  0.046 0.999 0.002 1.   ]",
+    "True False",
+]
+LESSON = {
+    "en": "lessons/positional-encoding/index.html",
+    "tr": "tr/lessons/positional-encoding/index.html",
+}
+
+
+def text_of(fragment: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_lesson_shows_the_executed_exercise_output(site, language):
+    page = (site / LESSON[language]).read_text(encoding="utf-8")
+    # The hidden example solution sits in a <details>; markdown-exec put its printed output there.
+    solution = re.search(r'<details class="example">.*?</details>', page, re.DOTALL)
+    assert solution, "no example solution found"
+    code_blocks = re.findall(r"<code>(.*?)</code>", solution.group(), re.DOTALL)
+    outputs = [text_of(block).rstrip("\n").split("\n") for block in code_blocks]
+    assert EXPECTED_LINES in outputs
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_lesson_shows_the_reversal_demonstration(site, language):
+    page = text_of((site / LESSON[language]).read_text(encoding="utf-8"))
+    assert "True\nFalse\nTrue\n" in page  # equivariant, not invariant, pooled
+    assert "True\nFalse\n" in page
+
+
+def test_no_page_contains_a_traceback_or_an_unrendered_formula(site):
+    pages = list(site.rglob("*.html"))
+    assert len(pages) >= 8
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "Traceback (most recent call last)" not in html, page
+        assert 'class="arithmatex"' not in html, page
+
+
+def test_formulas_are_mathml_and_numbered(site):
+    page = (site / LESSON["tr"]).read_text(encoding="utf-8")
+    assert page.count("<math") > 10
+    assert 'id="eq-sinusoidal"' in page
+    assert '<a class="pe-equation-number" href="#eq-sinusoidal">(2)</a>' in page
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<(?:script|link|img|iframe)\b[^>]*>", html):
+            source = re.search(r'\b(?:src|href)="([^"]*)"', tag)
+            if source and not tag.startswith('<link rel="alternate"') and "canonical" not in tag:
+                assert not re.match(r"(https?:)?//", source.group(1)), f"{page}: {tag}"
+
+
+def test_language_switcher_links_the_same_page(site):
+    english = (site / LESSON["en"]).read_text(encoding="utf-8")
+    turkish = (site / LESSON["tr"]).read_text(encoding="utf-8")
+    assert 'href="../../tr/lessons/positional-encoding/" hreflang="tr"' in english
+    assert 'href="../../../lessons/positional-encoding/" hreflang="en"' in turkish
+
+
+def test_turkish_pages_have_turkish_interface_and_navigation(site):
+    turkish = (site / LESSON["tr"]).read_text(encoding="utf-8")
+    assert '<html lang="tr"' in turkish
+    assert "Ana sayfa" in turkish
+    assert "Konum kodlaması" in turkish
+    assert "Kopyala" in turkish or "Panoya kopyala" in turkish
+
+
+def test_api_reference_in_both_languages(site):
+    for path in ("reference/api/index.html", "tr/reference/api/index.html"):
+        html = (site / path).read_text(encoding="utf-8")
+        for name in ("softmax", "self_attention", "sinusoidal_encoding"):
+            assert f'id="posenc.{name}"' in html, (path, name)
+        assert "Vaswani" in html
