@@ -4,6 +4,9 @@ from docblocks import parse_blocks
 from sybil import Sybil
 from sybil.parsers.markdown import SkipParser
 
+# Lesson code files under docs/ are run by the page tests, not imported as modules.
+collect_ignore_glob = ["docs/**/*.py"]
+
 pytest_collect_file = Sybil(
     parsers=[SkipParser(), parse_blocks],
     patterns=["*.md"],

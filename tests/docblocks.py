@@ -9,6 +9,9 @@ adds a small parser on top of its fenced-block lexer:
 - a ``text`` block that directly follows a ``python`` block is the output the page claims for
   it, and must equal what the block printed;
 - a ``pycon`` block is a doctest, also run in a fresh namespace.
+
+``--8<--`` lines (pymdownx.snippets) are expanded by the snippets extension itself, with the
+site's settings, so a block is checked as the page shows it.
 """
 
 import contextlib
@@ -20,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import markdown
 from sybil import Document, Example, Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
@@ -30,6 +34,10 @@ _LEXER = RawFencedCodeBlockLexer(
     mapping={"info": "info", "source": "source"},
 )
 _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+_SNIPPETS = markdown.Markdown(
+    extensions=["pymdownx.snippets"],
+    extension_configs={"pymdownx.snippets": {"base_path": [str(DOCS)], "check_paths": True}},
+).preprocessors["snippet"]
 
 
 @dataclass(frozen=True)
@@ -51,11 +59,19 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     return words[0], attributes
 
 
+def expand_snippets(source: str) -> str:
+    """``source`` with its ``--8<--`` lines replaced by the files they name."""
+    if "--8<--" not in source:
+        return source
+    return "\n".join(_SNIPPETS.run(source.splitlines())).strip("\n") + "\n"
+
+
 def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
     for region in _LEXER(document):
         language, attributes = parse_info(region.lexemes["info"])
         line = document.text.count("\n", 0, region.start) + 1
-        yield region, Block(language, attributes, str(region.lexemes["source"]), line)
+        source = expand_snippets(str(region.lexemes["source"]))
+        yield region, Block(language, attributes, source, line)
 
 
 def blocks_of(path: Path) -> list[Block]:

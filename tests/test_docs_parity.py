@@ -8,6 +8,7 @@ import pytest
 from docblocks import DOCS, Block, blocks_of, run_python
 
 from posenc import sinusoidal_encoding
+from posenc_site.quiz import answer_key, parse_quiz
 
 ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".tr.md"))
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
@@ -17,8 +18,10 @@ def twin(page):
     return page.with_name(page.name.removesuffix(".md") + ".tr.md")
 
 
-def without_comments(block: Block) -> str:
-    """The code of a python block with comments and trailing spaces removed."""
+def without_comments(block: Block) -> object:
+    """What must agree between languages: code without comments, or a quiz's answer keys."""
+    if block.language == "quiz":
+        return [answer_key(question) for question in parse_quiz(block.source, docs_dir=DOCS)]
     if block.language != "python":
         return block.source
     tokens = tokenize.generate_tokens(io.StringIO(block.source).readline)

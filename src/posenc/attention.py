@@ -9,22 +9,23 @@ from posenc._validation import as_real_array, check_integer
 def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
     r"""Turn scores into probabilities along one axis, without overflow.
 
-    Computes :math:`\operatorname{softmax}(z)_j = e^{z_j - m} / \sum_k e^{z_k - m}` with
-    :math:`m = \max_k z_k`. Subtracting the maximum changes nothing mathematically but keeps
-    every exponent :math:`\le 0`, so large scores such as 1000 do not overflow to ``inf``.
+    Computes $\operatorname{softmax}(z)_j = e^{z_j - m} / \sum_k e^{z_k - m}$ with
+    $m = \max_k z_k$. Subtracting the maximum changes nothing mathematically but keeps
+    every exponent $\le 0$, so large scores such as 1000 do not overflow to `inf`.
 
     Parameters
     ----------
-    z : array_like of real numbers, any shape
-        Scores (logits). Integer input is converted to float64.
+    z : array_like
+        Scores (logits), real numbers of any shape with at least one dimension. Integer
+        input is converted to float64.
     axis : int, default -1
         The axis along which the probabilities sum to 1.
 
     Returns
     -------
-    ndarray, same shape as `z`
-        Non-negative values that sum to 1 along `axis`. float32 input gives float32,
-        float64 and integer input give float64.
+    ndarray
+        Same shape as `z`: non-negative values that sum to 1 along `axis`. float32 input
+        gives float32, float64 and integer input give float64.
 
     Raises
     ------
@@ -33,18 +34,15 @@ def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
     ValueError
         If `z` is a scalar, or `axis` is out of range for `z`.
 
-    See Also
-    --------
-    self_attention : Uses this function on the scaled dot products.
-
     Notes
     -----
-    A slice made only of ``-inf`` has no defined softmax; its result is ``nan``.
+    A slice made only of `-inf` has no defined softmax; its result is `nan`. A `-inf` next to
+    finite scores gets probability 0, which is how attention masks are applied.
 
     References
     ----------
-    .. [1] I. Goodfellow, Y. Bengio, A. Courville, *Deep Learning*, MIT Press, 2016,
-       section 4.1 (overflow and underflow; the stable softmax).
+    - I. Goodfellow, Y. Bengio, A. Courville, *Deep Learning*, MIT Press, 2016,
+      section 4.1 (overflow and underflow; the stable softmax).
 
     Examples
     --------
@@ -72,22 +70,23 @@ def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
 def self_attention(x: ArrayLike) -> np.ndarray:
     r"""Single-head self-attention with no learned weights: queries, keys and values are `x`.
 
-    Computes :math:`\operatorname{softmax}(x x^\top / \sqrt{d})\, x`, the scaled dot-product
-    attention of Vaswani et al. with :math:`Q = K = V = x`. It has no notion of order:
+    Computes $\operatorname{softmax}(x x^\top / \sqrt{d})\, x$, the scaled dot-product
+    attention of Vaswani et al. with $Q = K = V = x$. It has no notion of order:
     permuting the rows of `x` permutes the rows of the result in the same way (permutation
     equivariance), which is why transformers need a positional encoding.
 
     Parameters
     ----------
-    x : array_like of real numbers, shape (..., n, d)
-        `n` token vectors of size `d`; any leading dimensions are batch dimensions.
+    x : array_like
+        Real numbers of shape `(..., n, d)`: `n` token vectors of size `d`; any leading
+        dimensions are batch dimensions.
         `n` may be 0; `d` must be at least 1.
 
     Returns
     -------
-    ndarray, shape (..., n, d)
-        Each row is a weighted average of the rows of `x`. float32 input gives float32,
-        float64 and integer input give float64.
+    ndarray
+        Shape `(..., n, d)`. Each row is a weighted average of the rows of `x`. float32
+        input gives float32, float64 and integer input give float64.
 
     Raises
     ------
@@ -96,15 +95,10 @@ def self_attention(x: ArrayLike) -> np.ndarray:
     TypeError
         If `x` holds something other than real numbers.
 
-    See Also
-    --------
-    softmax : The normalisation applied to each row of scores.
-    sinusoidal_encoding : Added to `x` to make the result depend on order.
-
     References
     ----------
-    .. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.2.1,
-       equation (1).
+    - A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.2.1,
+      equation (1).
 
     Examples
     --------

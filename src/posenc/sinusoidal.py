@@ -8,45 +8,45 @@ from posenc._validation import check_integer, check_positive_real
 def sinusoidal_encoding(n_positions: int, d_model: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Sinusoidal positional encoding table, in the paper's interleaved layout.
 
-    Column :math:`2i` holds a sine and column :math:`2i + 1` a cosine of the same angle:
+    Column $2i$ holds a sine and column $2i + 1$ a cosine of the same angle:
 
-    .. math::
+    $$
+    PE_{(pos,\, 2i)} = \sin\left(\frac{pos}{base^{2i / d_{\text{model}}}}\right), \qquad
+    PE_{(pos,\, 2i+1)} = \cos\left(\frac{pos}{base^{2i / d_{\text{model}}}}\right)
+    $$
 
-        PE_{(pos, 2i)} = \sin\left(pos / base^{2i / d_{model}}\right), \qquad
-        PE_{(pos, 2i+1)} = \cos\left(pos / base^{2i / d_{model}}\right)
-
-    Low columns turn fast (wavelength :math:`2\pi`), high columns slowly (wavelength up to
-    :math:`2\pi \cdot base`), so every position gets its own pattern of values. The table is
-    added to the token embeddings: ``x = embeddings + sinusoidal_encoding(n, d_model)``.
+    Low columns turn fast (wavelength $2\pi$), high columns slowly (wavelength up to
+    $2\pi \cdot base$), so every position gets its own pattern of values. The table is
+    added to the token embeddings: `x = embeddings + sinusoidal_encoding(n, d_model)`.
 
     Parameters
     ----------
     n_positions : int
-        Number of positions (rows), ``>= 0``. Positions are ``0, 1, ..., n_positions - 1``.
+        Number of positions (rows), `>= 0`. Positions are `0, 1, ..., n_positions - 1`.
     d_model : int
-        Size of each encoding vector (columns), ``>= 1``. An odd `d_model` is allowed: the
+        Size of each encoding vector (columns), `>= 1`. An odd `d_model` is allowed: the
         formula is applied column by column, so its last column is a sine.
     base : float, default 10000.0
-        The base of the geometric progression of wavelengths, a finite number ``> 0``.
+        The base of the geometric progression of wavelengths, a finite number `> 0`.
 
     Returns
     -------
-    ndarray of shape (n_positions, d_model), dtype float64
-        Values in ``[-1, 1]``, without units (angles are in radians). ``n_positions=0`` gives
-        an empty ``(0, d_model)`` array.
+    ndarray
+        Shape `(n_positions, d_model)`, dtype float64. Values in `[-1, 1]`, without units
+        (angles are in radians). `n_positions=0` gives an empty `(0, d_model)` array.
 
     Raises
     ------
     TypeError
-        If `n_positions` or `d_model` is not an integer (for example ``4.0`` or ``True``), or
+        If `n_positions` or `d_model` is not an integer (for example `4.0` or `True`), or
         `base` is not a real number.
     ValueError
-        If `n_positions < 0`, `d_model < 1`, or `base` is not finite and ``> 0``.
+        If `n_positions < 0`, `d_model < 1`, or `base` is not finite and `> 0`.
 
     References
     ----------
-    .. [1] A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5
-       ("Positional Encoding"), the two unnumbered equations for PE.
+    - A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.5
+      ("Positional Encoding"), the two unnumbered equations for PE.
 
     Examples
     --------

@@ -4,13 +4,19 @@
   in every build mode. markdown-exec itself only logs a warning (which ``--strict`` turns into
   a failure without naming the page) and puts the traceback into the page.
 - Formulas become MathML (``posenc_site.formulas``).
+- The quiz fence learns the page's language (``posenc_site.quiz``).
+- The ``<link rel="alternate" hreflang>`` tags leave the page head (see on_post_page).
 """
 
 import logging
+import re
+from pathlib import Path
 
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 
+from posenc_site import quiz
 from posenc_site.formulas import FormulaError, render_math
 
 
@@ -31,9 +37,10 @@ _failures = _ExecFailures()
 logging.getLogger("mkdocs.plugins.markdown_exec").addHandler(_failures)
 
 
-def on_page_markdown(markdown: str, page: Page, **_: object) -> str:
-    """Forget failures of the previous page before this one is converted."""
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
+    """Forget the previous page's failures; tell the quiz fence this page's language."""
     _failures.messages.clear()
+    quiz.configure(language=config.theme["language"], docs_dir=Path(config.docs_dir))
     return markdown
 
 
@@ -49,3 +56,16 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
         return render_math(html)
     except FormulaError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
+
+
+_HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+
+def on_post_page(output: str, **_: object) -> str:
+    """Drop the hreflang links from the head; the sitemap keeps them for search engines.
+
+    mkdocs-static-i18n points each one at the same page in the other language, while
+    Material's script takes them for site roots and requests ``<page>/sitemap.xml``, a 404 on
+    every page view. The language switcher itself uses its own links and keeps working.
+    """
+    return _HEAD_ALTERNATE.sub("", output)
