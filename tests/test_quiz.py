@@ -120,7 +120,8 @@ MALFORMED = [
     (CHOICE.replace("  explanation: Why.\n", ""), "'explanation' must be a non-empty text"),
     (CHOICE.replace("question: Pick one.", "question: ''"), "'question' must be a non-empty text"),
     (
-        "- type: blank\n  question: Q\n  code: 'a[____] = ____'\n  answers: ['0']\n  explanation: E",
+        "- type: blank\n  question: Q\n  code: 'a[____] = ____'\n"
+        "  answers: ['0']\n  explanation: E",
         "'code' has 2 blank(s) but 1 answer(s)",
     ),
     (
@@ -137,7 +138,8 @@ MALFORMED = [
     ),
     ("- type: match\n  question: Q\n  pairs: [[a, '1', x], [b, '2']]\n  explanation: E", "pair 1"),
     (
-        "- type: complete\n  question: Q\n  file: nowhere.py\n  blanks: [{find: x}]\n  explanation: E",
+        "- type: complete\n  question: Q\n  file: nowhere.py\n"
+        "  blanks: [{find: x}]\n  explanation: E",
         "'file' must name a file under docs/",
     ),
     (
@@ -156,7 +158,7 @@ def test_malformed_quizzes_are_rejected_with_the_question_named(yaml_text, messa
 
 def test_fence_raises_the_error_superfences_does_not_swallow():
     quiz.configure(language="en", docs_dir=DOCS)
-    with pytest.raises(SuperFencesException, match="quiz question 1 .*no option is marked correct"):
+    with pytest.raises(SuperFencesException, match=r"question 1 .*no option is marked correct"):
         quiz.fence_format(
             CHOICE.replace("correct: true", "correct: false"), "quiz", "quiz", {}, None
         )

@@ -6,6 +6,7 @@
 - Formulas become MathML (``posenc_site.formulas``).
 - The quiz fence learns the page's language (``posenc_site.quiz``).
 - The ``<link rel="alternate" hreflang>`` tags leave the page head (see on_post_page).
+- Snippet paths are resolved against mkdocs.yml's folder, not the shell's (see on_config).
 """
 
 import logging
@@ -35,6 +36,14 @@ class _ExecFailures(logging.Handler):
 
 _failures = _ExecFailures()
 logging.getLogger("mkdocs.plugins.markdown_exec").addHandler(_failures)
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Make the snippets' base paths absolute, so a build works from any working directory."""
+    root = Path(config.config_file_path).parent
+    snippets = config.mdx_configs.get("pymdownx.snippets", {})
+    snippets["base_path"] = [str(root / path) for path in snippets.get("base_path", ["."])]
+    return config
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
