@@ -40,3 +40,9 @@ def test_text_without_formulas_is_unchanged():
 def test_bad_formulas_raise(tex, message):
     with pytest.raises(FormulaError, match=message):
         render_math(f'<span class="arithmatex">\\({tex}\\)</span>')
+
+
+def test_function_names_get_a_thin_space_before_a_bare_argument():
+    html = render_math('<span class="arithmatex">\\(\\sin 0 + \\cos\\left(x\\right)\\)</span>')
+    assert '<mi>sin</mi><mspace width="0.1667em"></mspace><mn>0</mn>' in html
+    assert "<mi>cos</mi><mrow>" in html

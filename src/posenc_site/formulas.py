@@ -17,6 +17,9 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re
 _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
 _LABEL = re.compile(r"\\label\{(?P<name>[A-Za-z0-9:_-]+)\}")
 _UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
+# latex2mathml writes \sin x as <mi>sin</mi><mi>x</mi>, which browsers set with no gap; TeX puts
+# a thin space between a function name and a bare argument.
+_FUNCTION_THEN_ARGUMENT = re.compile(r"(<mi>(?:sin|cos|tan|exp|log|ln|max|min)</mi>)(?=<m[in]>)")
 
 
 class FormulaError(ValueError):
@@ -44,7 +47,7 @@ def _to_mathml(tex: str, *, display: str) -> str:
     unknown = re.search(r">(\\[A-Za-z]+)<", mathml)
     if unknown:
         raise FormulaError(f"unknown command {unknown.group(1)} in formula: {tex.strip()!r}")
-    return mathml
+    return _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
 
 
 def _display(match: re.Match[str], numbering: _Numbering) -> str:
