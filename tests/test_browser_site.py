@@ -5,7 +5,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-PAGES = ["", "lessons/positional-encoding/", "lessons/learned-embeddings/", "reference/api/"]
+PAGES = [
+    "",
+    "lessons/positional-encoding/",
+    "lessons/learned-embeddings/",
+    "reference/api/",
+    "contributing/",
+]
 ALL_PAGES = PAGES + ["tr/" + page for page in PAGES]
 
 

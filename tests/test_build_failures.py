@@ -45,3 +45,25 @@ def test_a_broken_link_fails_the_build(project_copy, tmp_path):
     result = mkdocs_build(project_copy, tmp_path / "out")
     assert result.returncode != 0
     assert "no-such-page.md" in result.stdout + result.stderr
+
+
+def test_a_link_to_a_missing_formula_fails_the_build(project_copy, tmp_path):
+    break_page(project_copy, "contributing.tr.md", "#eq-sinusoidal)", "#eq-no-such-formula)")
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    assert result.returncode != 0
+    assert "eq-no-such-formula" in result.stdout + result.stderr
+
+
+def test_a_malformed_quiz_fails_the_build_naming_page_and_question(project_copy, tmp_path):
+    break_page(
+        project_copy,
+        TURKISH_LESSON,
+        "      explanation: Kararlılık",
+        "      correct: true\n      explanation: Kararlılık",
+    )
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "lessons/positional-encoding.tr.md" in output
+    assert "quiz question 1 (choice:" in output
+    assert "2 options are marked correct; set 'multiple: true'" in output

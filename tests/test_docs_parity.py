@@ -18,15 +18,33 @@ def twin(page):
     return page.with_name(page.name.removesuffix(".md") + ".tr.md")
 
 
+# Keyword arguments whose text is a label for the reader, translated with the page.
+LABELS = {"title", "xlabel", "ylabel", "colorbar_label", "legend_label", "alt", "caption"}
+LABELS |= {f"matrix_{name}" for name in ("title", "xlabel", "ylabel")}
+
+
 def without_comments(block: Block) -> object:
-    """What must agree between languages: code without comments, or a quiz's answer keys."""
+    """What must agree between languages: code without comments and labels, or quiz keys."""
     if block.language == "quiz":
         return [answer_key(question) for question in parse_quiz(block.source, docs_dir=DOCS)]
     if block.language != "python":
         return block.source
-    tokens = tokenize.generate_tokens(io.StringIO(block.source).readline)
-    kept = [tok for tok in tokens if tok.type != tokenize.COMMENT]
-    return "\n".join(line.rstrip() for line in tokenize.untokenize(kept).splitlines())
+    tokens = list(tokenize.generate_tokens(io.StringIO(block.source).readline))
+    kept = []
+    for k, tok in enumerate(tokens):
+        if tok.type == tokenize.COMMENT:
+            continue
+        is_label = (
+            tok.type == tokenize.STRING
+            and k >= 2
+            and tokens[k - 1].string == "="
+            and tokens[k - 2].string in LABELS
+        )
+        kept.append(tok._replace(string='"<label>"') if is_label else tok)
+    return [(tok.type, tok.string) for tok in kept if tok.type not in _LAYOUT]
+
+
+_LAYOUT = {tokenize.NL}  # blank and comment-only lines
 
 
 def test_there_are_pages():
@@ -55,6 +73,13 @@ def test_comment_stripping_keeps_code_differences():
     b = Block("python", {}, "x = 1  # bir\n", 1)
     c = Block("python", {}, "x = 2  # bir\n", 1)
     assert without_comments(a) == without_comments(b) != without_comments(c)
+
+
+def test_labels_may_differ_but_other_strings_may_not():
+    en = Block("python", {}, 'plot(title="Position", data="x")\n', 1)
+    tr = Block("python", {}, 'plot(title="Konum", data="x")\n', 1)
+    other = Block("python", {}, 'plot(title="Konum", data="y")\n', 1)
+    assert without_comments(en) == without_comments(tr) != without_comments(other)
 
 
 def solution(page) -> Block:

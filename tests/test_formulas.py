@@ -35,6 +35,7 @@ def test_text_without_formulas_is_unchanged():
         ("a^", "cannot convert formula"),
         ("\\left( x", "cannot convert formula"),
         ("\\nosuchcommand x", "unknown command \\\\nosuchcommand"),
+        ("\\begin{aligned} a &= b \\end{aligned}", "'&' outside a supported environment"),
     ],
 )
 def test_bad_formulas_raise(tex, message):

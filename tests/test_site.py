@@ -5,6 +5,8 @@ from html import unescape
 
 import pytest
 
+from conftest import ROOT, mkdocs_build
+
 EXPECTED_LINES = [
     "(4, 6)",
     "[0. 1. 0. 1. 0. 1.]",
@@ -85,3 +87,29 @@ def test_api_reference_in_both_languages(site):
         for name in ("softmax", "self_attention", "sinusoidal_encoding"):
             assert f'id="posenc.{name}"' in html, (path, name)
         assert "Vaswani" in html
+
+
+FIGURE_ALT = {
+    "en": ["Heatmap of the encoding table", "Curves of dimensions 4 to 7", "Left: the dot product"],
+    "tr": ["Kodlama tablosunun ısı haritası", "4-7 arası boyutların", "Solda: p ve p + k"],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_lesson_has_its_figures_with_alt_text_in_its_language(site, language):
+    page = (site / LESSON[language]).read_text(encoding="utf-8")
+    figures = re.findall(r'<figure class="pe-figure"><svg role="img".*?</figure>', page, re.DOTALL)
+    assert len(figures) == 3
+    titles = [re.search(r"<title id=[^>]*>(.*?)</title>", figure).group(1) for figure in figures]
+    for title, expected in zip(titles, FIGURE_ALT[language], strict=True):
+        assert title.startswith(expected)
+    other = FIGURE_ALT["tr" if language == "en" else "en"]
+    assert not any(text in page for text in other)
+
+
+def test_two_builds_give_identical_lesson_pages(site, tmp_path):
+    again = tmp_path / "again"
+    result = mkdocs_build(ROOT, again)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for path in LESSON.values():
+        assert (again / path).read_bytes() == (site / path).read_bytes(), path

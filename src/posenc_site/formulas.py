@@ -44,6 +44,8 @@ def _to_mathml(tex: str, *, display: str) -> str:
         mathml = convert(tex, display=display)
     except Exception as error:  # latex2mathml raises many unrelated exception types
         raise FormulaError(f"cannot convert formula {tex.strip()!r}: {error!r}") from error
+    if "<mi>&</mi>" in mathml:
+        raise FormulaError(f"'&' outside a supported environment (use align*): {tex.strip()!r}")
     unknown = re.search(r">(\\[A-Za-z]+)<", mathml)
     if unknown:
         raise FormulaError(f"unknown command {unknown.group(1)} in formula: {tex.strip()!r}")

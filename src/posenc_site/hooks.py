@@ -34,6 +34,7 @@ class _ExecFailures(logging.Handler):
             self.messages.append(message)
 
 
+_EQUATION_ID = re.compile(r'<div class="pe-equation" id="([^"]+)"')
 _failures = _ExecFailures()
 logging.getLogger("mkdocs.plugins.markdown_exec").addHandler(_failures)
 
@@ -62,9 +63,14 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
             f"First:\n{first}"
         )
     try:
-        return render_math(html)
+        html = render_math(html)
     except FormulaError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
+    # Formula anchors (#eq-...) are added after MkDocs collected the page's anchors; tell it,
+    # so that links to them are checked like any other.
+    if page.present_anchor_ids is not None:
+        page.present_anchor_ids |= set(_EQUATION_ID.findall(html))
+    return html
 
 
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')

@@ -1,0 +1,310 @@
+"""Figures of the sinusoidal encoding, drawn with matplotlib (imported only when called).
+
+Every function returns a `matplotlib.figure.Figure` built without pyplot, so no global state
+is touched. Its text and axes are drawn in a placeholder colour that `to_html` turns into the
+page's own text colour (`currentColor`), so an inline SVG reads well on light and dark pages.
+Labels are arguments, so a page in any language can pass its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Sequence
+from contextlib import contextmanager
+from html import escape
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from posenc._validation import check_integer
+from posenc.sinusoidal import sinusoidal_encoding
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from matplotlib.figure import Figure
+
+_INK = "#010203"  # placeholder colour, replaced by currentColor in to_html
+_STYLE = {
+    "text.color": _INK,
+    "axes.edgecolor": _INK,
+    "axes.labelcolor": _INK,
+    "xtick.color": _INK,
+    "ytick.color": _INK,
+    "axes.facecolor": "none",
+    "figure.facecolor": "none",
+    "savefig.facecolor": "none",
+    "legend.frameon": False,
+    "font.family": "sans-serif",
+    "font.size": 10.0,
+    "svg.fonttype": "none",  # real text: smaller files, selectable, uses the page's font
+    "svg.hashsalt": "posenc",  # fixed ids: two builds give the same bytes
+    "image.cmap": "viridis",
+}
+
+
+@contextmanager
+def _style() -> Iterator[None]:
+    import matplotlib as mpl
+
+    with mpl.rc_context(_STYLE):
+        yield
+
+
+def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list]:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), layout="constrained")
+    axes = figure.subplots(1, ncols, squeeze=False)[0]
+    return figure, list(axes)
+
+
+def encoding_heatmap(
+    n_positions: int = 64,
+    d_model: int = 128,
+    *,
+    base: float = 10000.0,
+    title: str = "Sinusoidal positional encoding",
+    xlabel: str = "dimension",
+    ylabel: str = "position",
+    colorbar_label: str = "value",
+) -> Figure:
+    """Heatmap of the encoding table: one row per position, one column per dimension.
+
+    Parameters
+    ----------
+    n_positions, d_model : int
+        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 1`).
+    base : float, default 10000.0
+        Passed to `sinusoidal_encoding`.
+    title, xlabel, ylabel, colorbar_label : str
+        The figure's texts, in the reader's language.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes with the table drawn as an image, values in `[-1, 1]`, and a colour bar.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `sinusoidal_encoding`, and if `n_positions < 1`.
+
+    Examples
+    --------
+    >>> from posenc.plotting import encoding_heatmap
+    >>> figure = encoding_heatmap(16, 32, title="PE")
+    >>> figure.axes[0].get_title()
+    'PE'
+    """
+    check_integer("n_positions", n_positions, minimum=1)
+    table = sinusoidal_encoding(n_positions, d_model, base=base)
+    with _style():
+        figure, (axes,) = _new_figure(7.0, 3.6)
+        image = axes.imshow(table, aspect="auto", interpolation="nearest", vmin=-1, vmax=1)
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        figure.colorbar(image, ax=axes, label=colorbar_label)
+    return figure
+
+
+def dimension_curves(
+    n_positions: int = 64,
+    d_model: int = 128,
+    dims: Sequence[int] = (4, 5, 6, 7, 100),
+    *,
+    base: float = 10000.0,
+    title: str = "Each dimension is a wave over positions",
+    xlabel: str = "position",
+    ylabel: str = "value",
+    legend_label: str = "dimension {dim}",
+) -> Figure:
+    """Curves of a few columns of the encoding over position: low ones fast, high ones slow.
+
+    Parameters
+    ----------
+    n_positions, d_model : int
+        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 2`).
+    dims : sequence of int
+        Columns to draw, each in `[0, d_model - 1]`; at least one.
+    base : float, default 10000.0
+        Passed to `sinusoidal_encoding`.
+    title, xlabel, ylabel : str
+        The figure's texts, in the reader's language.
+    legend_label : str
+        Legend entry of each curve; `{dim}` is replaced by the column number.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes with one curve per entry of `dims`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `sinusoidal_encoding`; if `n_positions < 2`, `dims` is empty, or a column is out
+        of range.
+
+    Examples
+    --------
+    >>> from posenc.plotting import dimension_curves
+    >>> figure = dimension_curves(50, 16, dims=(0, 15))
+    >>> [line.get_label() for line in figure.axes[0].get_lines()]
+    ['dimension 0', 'dimension 15']
+    """
+    check_integer("n_positions", n_positions, minimum=2)
+    d_model = check_integer("d_model", d_model, minimum=1)
+    columns = [check_integer("dims[]", dim, minimum=0, maximum=d_model - 1) for dim in dims]
+    if not columns:
+        raise ValueError("dims must name at least one column")
+    table = sinusoidal_encoding(n_positions, d_model, base=base)
+    with _style():
+        figure, (axes,) = _new_figure(7.0, 3.2)
+        for dim in columns:
+            axes.plot(table[:, dim], label=legend_label.format(dim=dim), linewidth=1.6)
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-1.1, 1.1))
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return figure
+
+
+def offset_similarity(
+    n_positions: int = 64,
+    d_model: int = 128,
+    starts: Sequence[int] = (0, 10, 20),
+    *,
+    base: float = 10000.0,
+    title: str = "The dot product depends on the offset only",
+    xlabel: str = "offset k",
+    ylabel: str = "PE(p) · PE(p + k)",
+    legend_label: str = "p = {start}",
+    matrix_title: str = "PE · PEᵀ",
+    matrix_xlabel: str = "position",
+    matrix_ylabel: str = "position",
+) -> Figure:
+    r"""The dot product of two encodings as a function of their offset, and the full matrix.
+
+    Left, $PE(p) \cdot PE(p + k)$ against `k` for several starts `p`: the curves lie on
+    top of each other, because each pair of columns turns by an angle that depends only on
+    `k`. Right, the matrix of all dot products, constant along every diagonal.
+
+    Parameters
+    ----------
+    n_positions, d_model : int
+        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 2`).
+    starts : sequence of int
+        Start positions `p`, each in `[0, n_positions - 2]`; at least one. Offsets run from 0
+        to `n_positions - 1 - max(starts)`.
+    base : float, default 10000.0
+        Passed to `sinusoidal_encoding`.
+    title, xlabel, ylabel, matrix_title, matrix_xlabel, matrix_ylabel : str
+        The figure's texts, in the reader's language.
+    legend_label : str
+        Legend entry of each curve; `{start}` is replaced by the start position.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two axes: the curves, and the matrix with a colour bar.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `sinusoidal_encoding`; if `n_positions < 2`, `starts` is empty, or a start is out
+        of range.
+
+    Examples
+    --------
+    >>> from posenc.plotting import offset_similarity
+    >>> figure = offset_similarity(32, 16, starts=(0, 5))
+    >>> len(figure.axes[0].get_lines())
+    2
+    """
+    n_positions = check_integer("n_positions", n_positions, minimum=2)
+    points = [check_integer("starts[]", p, minimum=0, maximum=n_positions - 2) for p in starts]
+    if not points:
+        raise ValueError("starts must name at least one position")
+    table = sinusoidal_encoding(n_positions, d_model, base=base)
+    similarity = table @ table.T
+    offsets = np.arange(n_positions - max(points))
+    with _style():
+        figure, (curves, matrix) = _new_figure(8.0, 3.4, ncols=2)
+        for n, start in enumerate(points):
+            curves.plot(
+                offsets,
+                similarity[start, start + offsets],
+                label=legend_label.format(start=start),
+                linewidth=3.0 - 0.9 * n,  # thinner on top, so every curve stays visible
+                linestyle=("-", "--", ":")[n % 3],
+            )
+        curves.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        curves.legend()
+        image = matrix.imshow(similarity, interpolation="nearest")
+        matrix.set(title=matrix_title, xlabel=matrix_xlabel, ylabel=matrix_ylabel)
+        figure.colorbar(image, ax=matrix)
+    return figure
+
+
+_XML_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.DOTALL)
+_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
+_ID = re.compile(r'id="([^"]+)"')
+
+
+def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
+    """The figure as an inline, accessible SVG inside a `<figure>`, the same bytes every time.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure from this module.
+    alt : str
+        Text alternative for screen readers, in the reader's language; it becomes the SVG's
+        `<title>` and accessible name. Must not be empty.
+    caption : str, optional
+        Visible caption under the figure.
+
+    Returns
+    -------
+    str
+        HTML: `<figure class="pe-figure">` holding the SVG (no XML prologue, no date) and the
+        caption. Its ids are prefixed with a hash of `alt`, so several figures can share a
+        page.
+
+    Raises
+    ------
+    ValueError
+        If `alt` is empty.
+
+    Examples
+    --------
+    >>> from posenc.plotting import encoding_heatmap, to_html
+    >>> html = to_html(encoding_heatmap(8, 8), alt="A small table")
+    >>> html.startswith('<figure class="pe-figure"><svg')
+    True
+    >>> ">A small table</title>" in html
+    True
+    """
+    if not alt.strip():
+        raise ValueError("alt must be a non-empty text alternative for the figure")
+    buffer = io.StringIO()
+    with _style():
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    svg = _METADATA.sub("", _XML_PROLOGUE.sub("", buffer.getvalue(), count=1), count=1)
+    svg = svg.replace(_INK, "currentColor")
+    prefix = "f" + hashlib.sha1(alt.encode("utf-8")).hexdigest()[:8]
+    for name in set(_ID.findall(svg)):
+        svg = re.sub(rf'(?<=["(#]){re.escape(name)}(?=[")])', f"{prefix}-{name}", svg)
+    title_id = f"{prefix}-title"
+    svg = svg.replace(
+        "<svg ",
+        f'<svg role="img" aria-labelledby="{title_id}" ',
+        1,
+    )
+    svg = re.sub(
+        r"(<svg[^>]*>)",
+        lambda m: f'{m.group(1)}<title id="{title_id}">{escape(alt)}</title>',
+        svg,
+        count=1,
+    )
+    figcaption = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
+    return f'<figure class="pe-figure">{svg.strip()}{figcaption}</figure>'
