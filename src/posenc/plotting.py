@@ -75,12 +75,20 @@ def encoding_heatmap(
 
     Parameters
     ----------
-    n_positions, d_model : int
-        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 1`).
+    n_positions : int, default 64
+        Rows of the table, `>= 1`.
+    d_model : int, default 128
+        Columns of the table, `>= 1`.
     base : float, default 10000.0
         Passed to `sinusoidal_encoding`.
-    title, xlabel, ylabel, colorbar_label : str
-        The figure's texts, in the reader's language.
+    title : str
+        Title of the figure, in the reader's language; so are the labels below.
+    xlabel : str
+        Label of the horizontal axis (dimensions).
+    ylabel : str
+        Label of the vertical axis (positions).
+    colorbar_label : str
+        Label of the colour bar.
 
     Returns
     -------
@@ -124,14 +132,20 @@ def dimension_curves(
 
     Parameters
     ----------
-    n_positions, d_model : int
-        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 2`).
+    n_positions : int, default 64
+        Positions on the horizontal axis, `>= 2`.
+    d_model : int, default 128
+        Columns of the table, `>= 1`.
     dims : sequence of int
         Columns to draw, each in `[0, d_model - 1]`; at least one.
     base : float, default 10000.0
         Passed to `sinusoidal_encoding`.
-    title, xlabel, ylabel : str
-        The figure's texts, in the reader's language.
+    title : str
+        Title of the figure, in the reader's language; so are the labels below.
+    xlabel : str
+        Label of the horizontal axis (positions).
+    ylabel : str
+        Label of the vertical axis (values).
     legend_label : str
         Legend entry of each curve; `{dim}` is replaced by the column number.
 
@@ -190,17 +204,29 @@ def offset_similarity(
 
     Parameters
     ----------
-    n_positions, d_model : int
-        Size of the table, as in `sinusoidal_encoding` (`n_positions >= 2`).
+    n_positions : int, default 64
+        Rows of the table, `>= 2`.
+    d_model : int, default 128
+        Columns of the table, `>= 1`.
     starts : sequence of int
         Start positions `p`, each in `[0, n_positions - 2]`; at least one. Offsets run from 0
         to `n_positions - 1 - max(starts)`.
     base : float, default 10000.0
         Passed to `sinusoidal_encoding`.
-    title, xlabel, ylabel, matrix_title, matrix_xlabel, matrix_ylabel : str
-        The figure's texts, in the reader's language.
+    title : str
+        Title of the left panel, in the reader's language; so are the labels below.
+    xlabel : str
+        Label of the left panel's horizontal axis (offsets).
+    ylabel : str
+        Label of the left panel's vertical axis (dot products).
     legend_label : str
         Legend entry of each curve; `{start}` is replaced by the start position.
+    matrix_title : str
+        Title of the right panel.
+    matrix_xlabel : str
+        Label of the right panel's horizontal axis (positions).
+    matrix_ylabel : str
+        Label of the right panel's vertical axis (positions).
 
     Returns
     -------
