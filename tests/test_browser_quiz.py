@@ -13,6 +13,7 @@ SAY = {
         "wrong": "Not quite — try again.",
         "empty": "Choose an answer first.",
         "empty_blank": "Fill in every blank first.",
+        "empty_match": "Match every item first.",
         "check": "Check",
         "show": "Show answer",
         "why_not_a": "Why not A:",
@@ -23,6 +24,7 @@ SAY = {
         "wrong": "Tam değil, yeniden dene.",
         "empty": "Önce bir cevap seç.",
         "empty_blank": "Önce bütün boşlukları doldur.",
+        "empty_match": "Önce her kavramı eşleştir.",
         "check": "Kontrol et",
         "show": "Cevabı göster",
         "why_not_a": "A neden değil:",
@@ -64,6 +66,7 @@ def test_choice_by_mouse(lesson: Page, request):
     expect(feedback(quiz)).to_contain_text(SAY[language]["why_not_a"])
     expect(answer).to_be_hidden()
     quiz.locator("label").nth(2).click()
+    expect(feedback(quiz)).to_be_empty()  # a changed answer clears the old verdict
     check(quiz, language)
     expect(feedback(quiz)).to_have_text(SAY[language]["right"])
     expect(answer).to_be_visible()
@@ -85,7 +88,7 @@ def test_choice_by_keyboard(lesson: Page, request):
     lesson.keyboard.press("ArrowDown")
     expect(quiz.locator("input").nth(2)).to_be_checked()
     expect(quiz.locator("input").nth(2)).to_be_focused()
-    expect(feedback(quiz)).to_contain_text(SAY[language]["wrong"])
+    expect(feedback(quiz)).to_be_empty()  # the old verdict is cleared, no new one is given
     lesson.keyboard.press("Enter")
     expect(feedback(quiz)).to_have_text(SAY[language]["right"])
 
@@ -138,6 +141,9 @@ def test_match_by_mouse(lesson: Page, request):
     quiz = form(lesson, "match")
     selects = quiz.locator("select")
     expect(selects).to_have_count(4)
+    selects.nth(0).select_option(index=1)
+    check(quiz, language)
+    expect(feedback(quiz)).to_have_text(SAY[language]["empty_match"])
     for k in range(4):
         selects.nth(k).select_option(index=1)  # the first meaning for every concept
     check(quiz, language)

@@ -10,7 +10,7 @@ from pymdownx.superfences import SuperFencesException
 
 from posenc_site import quiz
 from posenc_site.quiz import QuizError, answer_key, parse_quiz
-from posenc_site.quiz.render import inline
+from posenc_site.quiz.render import inline, plain
 from posenc_site.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
 
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
@@ -156,6 +156,10 @@ def test_malformed_quizzes_are_rejected_with_the_question_named(yaml_text, messa
         parse(yaml_text)
 
 
+def test_math_reads_as_text_in_labels():
+    assert plain(r"by $\sqrt{d}$ and $X X^\top$, $a \cdot b$") == "by √d and X Xᵀ, a · b"
+
+
 def test_fence_raises_the_error_superfences_does_not_swallow():
     quiz.configure(language="en", docs_dir=DOCS)
     with pytest.raises(SuperFencesException, match=r"question 1 .*no option is marked correct"):
@@ -188,7 +192,7 @@ def test_quiz_text_is_escaped():
 def test_math_only_labels_get_an_accessible_name():
     quiz.configure(language="en", docs_dir=DOCS)
     html = quiz.fence_format(CHOICE.replace("text: right", r"text: $\sqrt{d}$"), "q", "q", {}, None)
-    assert 'aria-label="sqrt{d}"' in html
+    assert 'aria-label="A. √d"' in html
 
 
 def test_inline_keeps_code_and_math_only():

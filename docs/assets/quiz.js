@@ -76,8 +76,8 @@
       const [result, why] = checks[form.dataset.kind](form);
       const messages = form.dataset;
       if (result === "empty") {
-        const kind = form.dataset.kind;
-        say(form, kind === "blank" || kind === "complete" ? messages.msgEmptyBlank : messages.msgEmpty, "empty");
+        const empty = { blank: messages.msgEmptyBlank, complete: messages.msgEmptyBlank, match: messages.msgEmptyMatch };
+        say(form, empty[form.dataset.kind] || messages.msgEmpty, "empty");
       } else if (result === "right") {
         const extra = form.dataset.kind === "complete" ? " " + messages.msgSeeSolution : "";
         say(form, messages.msgCorrect + extra, "right");
@@ -87,6 +87,13 @@
       }
     });
     form.querySelector('[data-action="show"]').addEventListener("click", () => reveal(form));
+    // A changed answer makes the old verdict stale: clear it until the next check.
+    const clear = (event) => {
+      say(form, "", "");
+      event.target.removeAttribute("aria-invalid");
+    };
+    form.addEventListener("input", clear);
+    form.addEventListener("change", clear);
   }
 
   function init() {

@@ -9,13 +9,19 @@ the MkDocs hook (``configure``), since a fence formatter is not told which page 
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
 from posenc_site.quiz.render import render_question
 from posenc_site.quiz.schema import QuizError, answer_key, parse_quiz
 from posenc_site.quiz.strings import strings_for
 
-__all__ = ["QuizError", "answer_key", "configure", "fence_format", "parse_quiz"]
+__all__ = ["QuizError", "QuizFenceError", "answer_key", "configure", "fence_format", "parse_quiz"]
+
+
+class QuizFenceError(SuperFencesException, PluginError):
+    """A malformed quiz: superfences lets it through, MkDocs prints it without a traceback."""
+
 
 _context: dict[str, Any] = {"language": "en", "docs_dir": Path("docs"), "count": 0}
 
@@ -32,7 +38,7 @@ def fence_format(src: str, language: str, class_name: str, options: dict, md: An
         strings = strings_for(_context["language"])
     except (QuizError, ValueError) as error:
         # Superfences swallows other exceptions and leaves the fence as plain code.
-        raise SuperFencesException(str(error)) from error
+        raise QuizFenceError(str(error)) from error
     html = []
     for number, question in enumerate(questions, start=1):
         _context["count"] += 1  # ids stay unique when a page has several quiz fences

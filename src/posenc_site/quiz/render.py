@@ -28,14 +28,30 @@ def inline(text: str) -> str:
     return "".join(out)
 
 
+_TEX_WORDS = [
+    (re.compile(r"\\sqrt\{([^{}]*)\}"), "√\\1"),
+    (re.compile(r"\\(?:cdot)\b"), "·"),
+    (re.compile(r"\\times\b"), "×"),
+    (re.compile(r"\^\{?\\top\}?"), "ᵀ"),
+    (re.compile(r"\\(?:left|right|operatorname|text|mathrm|,|!|;)"), ""),
+    (re.compile(r"[\\{}]"), ""),
+]
+
+
+def _tex_as_text(tex: str) -> str:
+    for pattern, replacement in _TEX_WORDS:
+        tex = pattern.sub(replacement, tex)
+    return tex
+
+
 def plain(text: str) -> str:
-    r"""A text for screen readers: math as its source without backslashes, e.g. ``sqrt{d}``."""
-    return _INLINE.sub(lambda m: m.group("code") or m.group("math").replace("\\", ""), text)
+    r"""A text for screen readers and select options: `$\sqrt{d}$` becomes ``√d``."""
+    return _INLINE.sub(lambda m: m.group("code") or _tex_as_text(m.group("math")), text)
 
 
-def _label_attributes(text: str) -> str:
+def _label_attributes(text: str, prefix: str = "") -> str:
     # MathML inside a <label> gives Chromium an empty or partial accessible name.
-    return f' aria-label="{escape(plain(text))}"' if "$" in text else ""
+    return f' aria-label="{escape(prefix + plain(text))}"' if "$" in text else ""
 
 
 def _choice(question: Choice, qid: str, t: dict[str, str]) -> Iterator[str]:
@@ -45,7 +61,7 @@ def _choice(question: Choice, qid: str, t: dict[str, str]) -> Iterator[str]:
     for k, option in enumerate(question.options):
         yield (
             f'<label class="pe-quiz__option"><input type="{kind}" name="{qid}" value="{k}"'
-            f"{_label_attributes(option.text)}> "
+            f"{_label_attributes(option.text, prefix=f'{LETTERS[k]}. ')}> "
             f"<span>{LETTERS[k]}. {inline(option.text)}</span></label>"
         )
     yield "</div>"
@@ -135,7 +151,7 @@ def render_question(question: Question, number: int, qid: str, t: dict[str, str]
         )
     messages = " ".join(
         f'data-msg-{key.replace("_", "-")}="{escape(t[key])}"'
-        for key in ("correct", "wrong", "empty", "empty_blank", "see_solution")
+        for key in ("correct", "wrong", "empty", "empty_blank", "empty_match", "see_solution")
     )
     legend, check, show = inline(question.question), escape(t["check"]), escape(t["show"])
     return "\n".join(

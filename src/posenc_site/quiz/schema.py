@@ -230,7 +230,8 @@ def parse_quiz(source: str, *, docs_dir: Path) -> list[Question]:
         kind = raw.get("type")
         if kind not in _KEYS:
             raise QuizError(f"{where}: 'type' must be one of {sorted(_KEYS)}, got {kind!r}")
-        where = f"{where} ({kind}: {str(raw.get('question', ''))[:60]!r})"
+        text = str(raw.get("question", ""))
+        where = f"{where} ({kind}: {text[:60] + '…' if len(text) > 60 else text!r})"
         unknown = set(raw) - _KEYS[kind]
         if unknown:
             raise QuizError(f"{where}: unknown key(s) {sorted(unknown)}")
