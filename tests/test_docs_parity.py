@@ -5,8 +5,8 @@ import tokenize
 
 import numpy as np
 import pytest
-from docblocks import DOCS, Block, blocks_of, run_python
 
+from docblocks import DOCS, Block, blocks_of, run_python
 from posenc import sinusoidal_encoding
 from posenc_site.quiz import answer_key, parse_quiz
 

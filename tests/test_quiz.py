@@ -5,15 +5,20 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from docblocks import DOCS, blocks_of
 from pymdownx.superfences import SuperFencesException
 
-from posenc_site import quiz
+from docblocks import DOCS, blocks_of
+from posenc_site import context, quiz
 from posenc_site.quiz import QuizError, answer_key, parse_quiz
 from posenc_site.quiz.render import inline, plain
 from posenc_site.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
 
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
+
+
+def use_language(language: str) -> None:
+    context.current.language = language
+    context.current.docs_dir = DOCS
 
 
 def parse(yaml_text: str, docs_dir: Path = DOCS):
@@ -161,7 +166,7 @@ def test_math_reads_as_text_in_labels():
 
 
 def test_fence_raises_the_error_superfences_does_not_swallow():
-    quiz.configure(language="en", docs_dir=DOCS)
+    use_language("en")
     with pytest.raises(SuperFencesException, match=r"question 1 .*no option is marked correct"):
         quiz.fence_format(
             CHOICE.replace("correct: true", "correct: false"), "quiz", "quiz", {}, None
@@ -169,13 +174,13 @@ def test_fence_raises_the_error_superfences_does_not_swallow():
 
 
 def test_unknown_language_is_an_error():
-    quiz.configure(language="xx", docs_dir=DOCS)
+    use_language("xx")
     with pytest.raises(SuperFencesException, match="no strings for language 'xx'"):
         quiz.fence_format(CHOICE, "quiz", "quiz", {}, None)
 
 
 def test_quiz_text_is_escaped():
-    quiz.configure(language="en", docs_dir=DOCS)
+    use_language("en")
     html = quiz.fence_format(
         CHOICE.replace("text: right", "text: <script>alert(1)</script> `a<b` $x<y$"),
         "quiz",
@@ -190,7 +195,7 @@ def test_quiz_text_is_escaped():
 
 
 def test_math_only_labels_get_an_accessible_name():
-    quiz.configure(language="en", docs_dir=DOCS)
+    use_language("en")
     html = quiz.fence_format(CHOICE.replace("text: right", r"text: $\sqrt{d}$"), "q", "q", {}, None)
     assert 'aria-label="A. √d"' in html
 
@@ -202,7 +207,7 @@ def test_inline_keeps_code_and_math_only():
 
 
 def test_turkish_strings_follow_the_page_language():
-    quiz.configure(language="tr", docs_dir=DOCS)
+    use_language("tr")
     html = quiz.fence_format(CHOICE, "quiz", "quiz", {}, None)
     assert ">Kontrol et</button>" in html
     assert 'data-msg-correct="Doğru!"' in html

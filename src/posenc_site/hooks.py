@@ -7,6 +7,8 @@
 - The quiz fence learns the page's language (``posenc_site.quiz``).
 - The ``<link rel="alternate" hreflang>`` tags leave the page head (see on_post_page).
 - Snippet paths are resolved against mkdocs.yml's folder, not the shell's (see on_config).
+- A Turkish page whose English source changed since its review gets a banner
+  (``posenc_site.translations``).
 """
 
 import logging
@@ -17,7 +19,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 
-from posenc_site import quiz
+from posenc_site import context, quiz, translations
 from posenc_site.formulas import FormulaError, render_math
 
 
@@ -44,14 +46,39 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     root = Path(config.config_file_path).parent
     snippets = config.mdx_configs.get("pymdownx.snippets", {})
     snippets["base_path"] = [str(root / path) for path in snippets.get("base_path", ["."])]
+    context.current.docs_dir = Path(config.docs_dir)
     return config
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Forget the previous page's failures; tell the quiz fence this page's language."""
     _failures.messages.clear()
-    quiz.configure(language=config.theme["language"], docs_dir=Path(config.docs_dir))
+    context.current.language = config.theme["language"]
+    quiz.start_page()
+    if page.file.src_uri.endswith(".tr.md"):
+        markdown = _outdated_banner(markdown, page, Path(config.docs_dir))
     return markdown
+
+
+_OUTDATED_BANNER = """
+!!! warning "Bu çeviri güncel değil"
+
+    Bu sayfanın İngilizce aslı, çeviri son gözden geçirildikten sonra değişti. En güncel
+    içerik için <a href="{href}" hreflang="en">İngilizce sayfaya</a> bak.
+"""
+
+
+def _outdated_banner(markdown: str, page: Page, docs_dir: Path) -> str:
+    """Put a banner under the title of a Turkish page whose English source has changed."""
+    english = translations.english_source(docs_dir / page.file.src_uri)
+    if translations.page_status(english).state != translations.OUTDATED:
+        return markdown
+    # The Turkish page lives at tr/<url>; its English twin at <url>.
+    depth = page.url.count("/")
+    href = "../" * depth + page.url.removeprefix("tr/")
+    title_end = markdown.find("\n", markdown.find("# ")) + 1 if markdown.startswith("# ") else 0
+    banner = _OUTDATED_BANNER.format(href=href)
+    return markdown[:title_end] + banner + "\n" + markdown[title_end:]
 
 
 def on_page_content(html: str, page: Page, **_: object) -> str:

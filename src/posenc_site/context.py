@@ -1,0 +1,19 @@
+"""What the MkDocs hooks know about the build under way, for code that runs inside it.
+
+Fence formatters and executed code blocks are not told which build or page they are in; the
+hooks (``posenc_site.hooks``) set these values before each page is converted.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class BuildContext:
+    """The docs folder of the build and the language of the page being converted."""
+
+    docs_dir: Path = Path("docs")
+    language: str = "en"
+
+
+current = BuildContext()

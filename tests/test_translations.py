@@ -1,0 +1,84 @@
+"""Translation status: hashes, the three states, the review command, the outdated banner."""
+
+import pytest
+
+from conftest import mkdocs_build
+from docblocks import DOCS
+from posenc_site import translations
+from posenc_site.translations import MISSING, OUTDATED, UP_TO_DATE, main, status
+
+
+@pytest.fixture
+def docs(tmp_path):
+    (tmp_path / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    (tmp_path / "a.tr.md").write_text("# A\n\nMetin.\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.md").write_text("# B\n", encoding="utf-8")
+    (tmp_path / "c.md").write_text("# C\n", encoding="utf-8")
+    (tmp_path / "c.tr.md").write_text("---\ntitle: C\n---\n# C\n", encoding="utf-8")
+    return tmp_path
+
+
+def states(docs):
+    return {page.english.relative_to(docs).as_posix(): page.state for page in status(docs)}
+
+
+def test_the_three_states(docs):
+    translations.mark_reviewed(docs / "a.tr.md")
+    assert states(docs) == {"a.md": UP_TO_DATE, "c.md": OUTDATED, "sub/b.md": MISSING}
+    (docs / "a.md").write_text("# A\n\nText, changed.\n", encoding="utf-8")
+    assert states(docs)["a.md"] == OUTDATED
+
+
+def test_review_records_the_hash_and_keeps_the_page(docs):
+    recorded = translations.mark_reviewed(docs / "c.tr.md")
+    assert recorded == translations.source_hash(docs / "c.md")
+    assert len(recorded) == 16
+    text = (docs / "c.tr.md").read_text(encoding="utf-8")
+    assert text == f"---\ntitle: C\nl10n:\n  source_hash: {recorded}\n---\n# C\n"
+    assert translations.recorded_hash(docs / "c.tr.md") == recorded
+
+
+def test_command_line(docs, capsys):
+    assert main(["--docs", str(docs), "status"]) == 0
+    assert main(["--docs", str(docs), "status", "--check"]) == 1
+    out = capsys.readouterr().out
+    assert "missing     sub/b.md" in out
+    assert "outdated    a.md" in out
+    assert main(["--docs", str(docs), "review", str(docs / "a.tr.md"), str(docs / "c.tr.md")]) == 0
+    (docs / "sub" / "b.tr.md").write_text("# B\n", encoding="utf-8")
+    main(["--docs", str(docs), "review", str(docs / "sub" / "b.tr.md")])
+    assert main(["--docs", str(docs), "status", "--check"]) == 0
+    with pytest.raises(SystemExit):
+        main(["--docs", str(docs), "review", str(docs / "a.md")])
+
+
+def test_status_table_in_both_languages(docs):
+    assert "| `sub/b.md` | missing |" in translations.status_table("en", docs)
+    assert "| `sub/b.md` | yok |" in translations.status_table("tr", docs)
+
+
+def test_every_translation_of_the_site_is_up_to_date():
+    stale = [p.english.name for p in status(DOCS) if p.state != UP_TO_DATE]
+    assert stale == [], "review them: python -m posenc_site.translations review <page.tr.md>"
+
+
+def test_status_page_is_built_in_both_languages(site):
+    english = (site / "translation-status/index.html").read_text(encoding="utf-8")
+    turkish = (site / "tr/translation-status/index.html").read_text(encoding="utf-8")
+    assert "<code>lessons/positional-encoding.md</code></td>\n<td>up to date</td>" in english
+    assert "<code>lessons/positional-encoding.md</code></td>\n<td>güncel</td>" in turkish
+
+
+def test_editing_an_english_page_shows_the_banner_on_its_twin(project_copy, tmp_path):
+    english = project_copy / "docs" / "lessons" / "positional-encoding.md"
+    english.write_text(english.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
+    result = mkdocs_build(project_copy, tmp_path / "out")
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = (tmp_path / "out/tr/lessons/positional-encoding/index.html").read_text("utf-8")
+    assert "Bu çeviri güncel değil" in page
+    assert '<a href="../../../lessons/positional-encoding/" hreflang="en">' in page
+    status_page = (tmp_path / "out/tr/translation-status/index.html").read_text("utf-8")
+    assert "<code>lessons/positional-encoding.md</code></td>\n<td>eski</td>" in status_page
+    untouched = (tmp_path / "out/tr/index.html").read_text("utf-8")
+    assert "Bu çeviri güncel değil" not in untouched
