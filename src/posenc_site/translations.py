@@ -45,6 +45,7 @@ _LABELS = {
     },
 }
 
+
 @dataclass(frozen=True)
 class PageStatus:
     """The state of one English page's Turkish translation."""
