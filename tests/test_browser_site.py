@@ -11,6 +11,8 @@ PAGES = [
     "lessons/learned-embeddings/",
     "reference/api/",
     "contributing/",
+    "glossary/",
+    "translation-status/",
 ]
 ALL_PAGES = PAGES + ["tr/" + page for page in PAGES]
 

@@ -113,3 +113,36 @@ def test_two_builds_give_identical_lesson_pages(site, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     for path in LESSON.values():
         assert (again / path).read_bytes() == (site / path).read_bytes(), path
+
+
+def test_turkish_pages_have_no_english_interface_text(site):
+    for page in (site / "tr").rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        for english in ("Made with", "text CC BY", "Parameters:", "Returns:", "Table of contents"):
+            assert english not in html, (page, english)
+    api = (site / "tr/reference/api/index.html").read_text(encoding="utf-8")
+    for label in ("Parametreler:", "Döndürür:", "Fırlatır:", "Örnekler:", "<summary>Kaynaklar"):
+        assert label in api, label
+    english_api = (site / "reference/api/index.html").read_text(encoding="utf-8")
+    assert "Parameters:" in english_api
+    assert "<summary>References" in english_api
+
+
+def test_turkish_heading_ids_keep_their_letters(site):
+    page = (site / LESSON["tr"]).read_text(encoding="utf-8")
+    assert '<h1 id="konum-kodlamasi">' in page
+    assert '<h2 id="dikkat-sirayi-gormez">' in page
+    assert 'href="#sinus-tabanli-kodlama"' in page
+
+
+def test_search_index_per_language(site):
+    import json
+
+    english = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    turkish = json.loads((site / "tr/search/search_index.json").read_text(encoding="utf-8"))
+    assert english["config"]["lang"] == ["en"]
+    assert turkish["config"]["lang"] == ["tr"]
+    assert {d["location"] for d in turkish["docs"]} >= {"", "lessons/positional-encoding/"}
+    assert any(d["title"] == "Konum kodlaması" for d in turkish["docs"])
+    assert not any(d["location"].startswith("tr/") for d in english["docs"])
+    assert not any(d["title"] == "Konum kodlaması" for d in english["docs"])

@@ -25,8 +25,9 @@ def load(docs_dir: Path | None = None) -> list[Term]:
     return [Term(**entry) for entry in yaml.safe_load(path.read_text(encoding="utf-8"))]
 
 
-def glossary_table(language: str) -> str:
-    """The glossary as a Markdown table, with the notes in ``language`` ("en" or "tr")."""
+def glossary_table(language: str | None = None) -> str:
+    """The glossary as a Markdown table, notes in ``language`` (default: the page's)."""
+    language = language or context.current.language
     head = {
         "en": "| English | Turkish | Note |",
         "tr": "| İngilizce | Türkçe | Not |",

@@ -9,14 +9,17 @@
 - Snippet paths are resolved against mkdocs.yml's folder, not the shell's (see on_config).
 - A Turkish page whose English source changed since its review gets a banner
   (``posenc_site.translations``).
+- Each language gets its own search index (see on_post_build).
 """
 
+import json
 import logging
 import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
 from posenc_site import context, quiz, translations
@@ -55,6 +58,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     _failures.messages.clear()
     context.current.language = config.theme["language"]
     quiz.start_page()
+    # mkdocstrings takes its locale from the theme once, at the first language's on_config;
+    # mkdocs-static-i18n does not run on_config again for the next language. Its handlers read
+    # this (private) attribute at render time; tests/test_site.py checks the labels it gives.
+    mkdocstrings = config.plugins.get("mkdocstrings")
+    if mkdocstrings is not None:
+        mkdocstrings.handlers._locale = context.current.language
     if page.file.src_uri.endswith(".tr.md"):
         markdown = _outdated_banner(markdown, page, Path(config.docs_dir))
     return markdown
@@ -103,11 +112,54 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 
 
-def on_post_page(output: str, **_: object) -> str:
-    """Drop the hreflang links from the head; the sitemap keeps them for search engines.
+_CONFIG_SCRIPT = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)')
 
-    mkdocs-static-i18n points each one at the same page in the other language, while
+
+def on_post_page(output: str, page: Page, **_: object) -> str:
+    """Drop the hreflang links from the head; root Turkish pages' search at /tr/.
+
+    mkdocs-static-i18n points each hreflang link at the same page in the other language, while
     Material's script takes them for site roots and requests ``<page>/sitemap.xml``, a 404 on
-    every page view. The language switcher itself uses its own links and keeps working.
+    every page view; the sitemap keeps them for search engines, and the language switcher uses
+    its own links. Material looks for the search index under its ``base``: for Turkish pages
+    that becomes the Turkish root, where on_post_build puts the Turkish index.
     """
-    return _HEAD_ALTERNATE.sub("", output)
+    output = _HEAD_ALTERNATE.sub("", output)
+    if page.url.startswith("tr/") or page.url == "tr/":
+        depth = page.url.count("/") - 1
+        base = "/".join([".."] * depth) or "."
+
+        def rebase(match: re.Match[str]) -> str:
+            settings = json.loads(match.group(2))
+            settings["base"] = base
+            return match.group(1) + json.dumps(settings) + match.group(3)
+
+        output = _CONFIG_SCRIPT.sub(rebase, output, count=1)
+    return output
+
+
+@event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index
+def on_post_build(config: MkDocsConfig) -> None:
+    """Split the search index that mkdocs-static-i18n writes for both languages into two.
+
+    With one index, a Turkish search also returns English pages (and the other way round),
+    and lunr stems every word as both English and Turkish. Each language's index is written
+    at its own root, with locations relative to that root.
+    """
+    site = Path(config.site_dir)
+    index_file = site / "search" / "search_index.json"
+    if not index_file.exists():
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    turkish = [doc for doc in index["docs"] if doc["location"].startswith("tr/")]
+    if not turkish:
+        return
+    english = [doc for doc in index["docs"] if not doc["location"].startswith("tr/")]
+    for folder, language, docs in (
+        (site, "en", english),
+        (site / "tr", "tr", [{**d, "location": d["location"][3:]} for d in turkish]),
+    ):
+        target = folder / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        split = {**index, "config": {**index["config"], "lang": [language]}, "docs": docs}
+        target.write_text(json.dumps(split, ensure_ascii=False), encoding="utf-8")

@@ -116,10 +116,10 @@ def mark_reviewed(turkish: Path) -> str:
     return current
 
 
-def status_table(language: str = "en", docs_dir: Path | None = None) -> str:
-    """A Markdown table of every page and its translation state, in ``language``."""
+def status_table(language: str | None = None, docs_dir: Path | None = None) -> str:
+    """A Markdown table of every page and its translation state (default: page language)."""
     root = docs_dir or context.current.docs_dir
-    labels = _LABELS[language]
+    labels = _LABELS[language or context.current.language]
     rows = [f"| {labels['page']} | {labels['state']} |", "| --- | --- |"]
     for page in status(root):
         name = page.english.relative_to(root).as_posix()

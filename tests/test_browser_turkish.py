@@ -1,0 +1,51 @@
+"""The Turkish site in Chromium: search in Turkish finds Turkish pages; the TOC jumps."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+def search(page: Page, query: str, expected_url: str) -> list[str]:
+    """Type ``query``, wait until ``expected_url`` is among the results, return all links."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    hit = page.locator(f'.md-search-result__item a[href^="{expected_url}"]')
+    # A query typed before the search worker has loaded its index is not run again once the
+    # index is ready: type it again until the results come, for up to 10 s.
+    for _ in range(5):
+        box.fill("")
+        box.press_sequentially(query)
+        try:
+            expect(hit.first).to_be_visible(timeout=2_000)
+            break
+        except AssertionError:
+            continue
+    expect(hit.first).to_be_visible()
+    return [link.get_attribute("href") for link in page.locator(".md-search-result a").all()]
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "expected"),
+    [
+        ("tr/lessons/positional-encoding/", "salınım", "tr/lessons/positional-encoding/"),
+        ("tr/", "eşdeğişkenliği", "tr/lessons/positional-encoding/"),
+        ("tr/glossary/", "kodlaması", "tr/"),
+        ("lessons/positional-encoding/", "oscillate", "lessons/positional-encoding/"),
+    ],
+)
+def test_search_returns_pages_of_the_same_language(page: Page, site_url, path, query, expected):
+    page.goto(site_url + path)
+    hrefs = search(page, query, site_url + expected)
+    assert hrefs
+    turkish = path.startswith("tr/")
+    assert all(href.startswith(site_url + "tr/") == turkish for href in hrefs), hrefs
+
+
+def test_table_of_contents_link_jumps_to_its_turkish_heading(page: Page, site_url):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(site_url + "tr/lessons/positional-encoding/")
+    link = page.locator('.md-sidebar--secondary a.md-nav__link[href="#sinus-tabanli-kodlama"]')
+    expect(link).to_have_text("Sinüs tabanlı kodlama")
+    link.click()
+    expect(page).to_have_url(site_url + "tr/lessons/positional-encoding/#sinus-tabanli-kodlama")
+    heading = page.locator("h2#sinus-tabanli-kodlama")
+    expect(heading).to_be_in_viewport()
