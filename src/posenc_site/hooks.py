@@ -61,6 +61,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
     # mkdocstrings takes its locale from the theme once, at the first language's on_config;
     # mkdocs-static-i18n does not run on_config again for the next language. Its handlers read
     # this (private) attribute at render time; tests/test_site.py checks the labels it gives.
+    # Python-Markdown's toc has one permalink title for every page; MkDocs builds a new
+    # Markdown instance per page from mdx_configs, so set it for this page's language.
+    config.mdx_configs.setdefault("toc", {})["permalink_title"] = _PERMALINK_TITLE.get(
+        context.current.language, _PERMALINK_TITLE["en"]
+    )
     mkdocstrings = config.plugins.get("mkdocstrings")
     if mkdocstrings is not None:
         mkdocstrings.handlers._locale = context.current.language
@@ -68,6 +73,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
         markdown = _outdated_banner(markdown, page, Path(config.docs_dir))
     return markdown
 
+
+_PERMALINK_TITLE = {"en": "Permanent link", "tr": "Kalıcı bağlantı"}
 
 _OUTDATED_BANNER = """
 !!! warning "Bu çeviri güncel değil"
