@@ -18,14 +18,13 @@ import contextlib
 import doctest
 import io
 import re
-import shlex
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import markdown
 from sybil import Document, Example, Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
+
+from posenc_site.lesson_code import Block, expand_snippets, page_blocks, parse_info
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -34,50 +33,23 @@ _LEXER = RawFencedCodeBlockLexer(
     mapping={"info": "info", "source": "source"},
 )
 _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
-_SNIPPETS = markdown.Markdown(
-    extensions=["pymdownx.snippets"],
-    extension_configs={"pymdownx.snippets": {"base_path": [str(DOCS)], "check_paths": True}},
-).preprocessors["snippet"]
-
-
-@dataclass(frozen=True)
-class Block:
-    """One fenced code block: its language, its attributes and its text."""
-
-    language: str
-    attributes: dict[str, str] = field(hash=False)
-    source: str
-    line: int
-
-
-def parse_info(info: str) -> tuple[str, dict[str, str]]:
-    """Split an info string such as ``python exec="on" id="x"`` into language and attributes."""
-    words = shlex.split(info.strip())
-    if not words:
-        return "", {}
-    attributes = dict(word.split("=", 1) if "=" in word else (word, "") for word in words[1:])
-    return words[0], attributes
-
-
-def expand_snippets(source: str) -> str:
-    """``source`` with its ``--8<--`` lines replaced by the files they name."""
-    if "--8<--" not in source:
-        return source
-    return "\n".join(_SNIPPETS.run(source.splitlines())).strip("\n") + "\n"
-
-
-def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
-    for region in _LEXER(document):
-        language, attributes = parse_info(region.lexemes["info"])
-        line = document.text.count("\n", 0, region.start) + 1
-        source = expand_snippets(str(region.lexemes["source"]))
-        yield region, Block(language, attributes, source, line)
 
 
 def blocks_of(path: Path) -> list[Block]:
     """All fenced code blocks of a Markdown file, in order."""
-    document = Document(path.read_text(encoding="utf-8"), str(path))
-    return [block for _, block in _regions(document)]
+    return page_blocks(path, DOCS)
+
+
+def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
+    outer_end = -1
+    for region in sorted(_LEXER(document), key=lambda r: r.start):
+        if region.start < outer_end:
+            continue  # a fence shown inside a longer fence is text, not a block
+        outer_end = region.end
+        language, attributes = parse_info(region.lexemes["info"])
+        line = document.text.count("\n", 0, region.start) + 1
+        source = expand_snippets(str(region.lexemes["source"]), DOCS)
+        yield region, Block(language, attributes, source, line)
 
 
 def run_python(source: str) -> str:
@@ -127,3 +99,9 @@ def parse_blocks(document: Document) -> Iterable[Region]:
             parsed = (block.source, previous[0].start)
             yield Region(region.start, region.end, parsed, _evaluate_expected_output)
         previous = (region, block)
+
+
+def sybil_blocks(path: Path) -> list[Block]:
+    """The blocks as sybil's lexer finds them (to cross-check posenc_site.lesson_code)."""
+    document = Document(path.read_text(encoding="utf-8"), str(path))
+    return [block for _, block in _regions(document)]

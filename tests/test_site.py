@@ -107,12 +107,16 @@ def test_lesson_has_its_figures_with_alt_text_in_its_language(site, language):
     assert not any(text in page for text in other)
 
 
-def test_two_builds_give_identical_lesson_pages(site, tmp_path):
+def test_two_builds_give_identical_lesson_pages_and_downloads(site, tmp_path):
     again = tmp_path / "again"
     result = mkdocs_build(ROOT, again)
     assert result.returncode == 0, result.stdout + result.stderr
+    downloads = ("model.py", "positional-encoding.py", "positional-encoding.ipynb")
     for path in LESSON.values():
         assert (again / path).read_bytes() == (site / path).read_bytes(), path
+        folder = path.removesuffix("index.html")
+        for name in downloads:
+            assert (again / folder / name).read_bytes() == (site / folder / name).read_bytes()
 
 
 ENGLISH_ONLY = (

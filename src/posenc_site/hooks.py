@@ -10,6 +10,8 @@
 - A Turkish page whose English source changed since its review gets a banner
   (``posenc_site.translations``).
 - Each language gets its own search index (see on_post_build).
+- A lesson page gets its downloads beside it: the exercise's starter file, all its code as one
+  script, and the lesson as a notebook (``posenc_site.lesson_code``).
 """
 
 import json
@@ -17,12 +19,13 @@ import logging
 import re
 from pathlib import Path
 
+import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
-from posenc_site import context, quiz, translations
+from posenc_site import context, lesson_code, quiz, translations
 from posenc_site.formulas import FormulaError, render_math
 
 
@@ -122,7 +125,7 @@ _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[
 _CONFIG_SCRIPT = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)')
 
 
-def on_post_page(output: str, page: Page, **_: object) -> str:
+def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Drop the hreflang links from the head; root Turkish pages' search at /tr/.
 
     mkdocs-static-i18n points each hreflang link at the same page in the other language, while
@@ -131,6 +134,7 @@ def on_post_page(output: str, page: Page, **_: object) -> str:
     its own links. Material looks for the search index under its ``base``: for Turkish pages
     that becomes the Turkish root, where on_post_build puts the Turkish index.
     """
+    _write_downloads(page, config)
     output = _HEAD_ALTERNATE.sub("", output)
     if page.url.startswith("tr/") or page.url == "tr/":
         depth = page.url.count("/") - 1
@@ -143,6 +147,26 @@ def on_post_page(output: str, page: Page, **_: object) -> str:
 
         output = _CONFIG_SCRIPT.sub(rebase, output, count=1)
     return output
+
+
+def _write_downloads(page: Page, config: MkDocsConfig) -> None:
+    """Write a lesson page's downloads into its folder of the built site."""
+    docs_dir = Path(config.docs_dir)
+    text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    blocks = lesson_code.page_blocks(Path(page.file.abs_src_path), docs_dir)
+    if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
+        return
+    folder = Path(config.site_dir) / page.url
+    folder.mkdir(parents=True, exist_ok=True)
+    name = page.url.rstrip("/").rsplit("/", 1)[-1]
+    starter = lesson_code.starter(blocks)
+    if starter is not None:
+        (folder / "model.py").write_text(starter.source, encoding="utf-8")
+    title = page.title or name
+    code = lesson_code.script(blocks, title, context.current.language)
+    (folder / f"{name}.py").write_text(code, encoding="utf-8")
+    book = lesson_code.notebook(text, docs_dir)
+    (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
 
 
 @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index

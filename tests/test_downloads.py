@@ -1,0 +1,87 @@
+"""Each lesson's downloads: the starter file, the lesson's code as a script, the notebook."""
+
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from docblocks import DOCS, blocks_of, run_python
+from posenc_site.lesson_code import runnable
+
+LESSONS = {
+    "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),
+    "tr": ("tr/lessons/positional-encoding/", DOCS / "lessons/positional-encoding.tr.md"),
+}
+WRITE_HERE = {"en": "# write here", "tr": "# buraya yaz"}
+FIRST_HEADING = {"en": "## Attention does not see order", "tr": "## Dikkat sırayı görmez"}
+
+
+def expected_output(page) -> str:
+    """What the page's copyable blocks print, one after the other."""
+    return "".join(run_python(runnable(b)) for b in blocks_of(page) if b.copyable)
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_the_page_links_its_three_downloads(site, language):
+    folder, _ = LESSONS[language]
+    html = (site / folder / "index.html").read_text(encoding="utf-8")
+    for name in ("model.py", "positional-encoding.py", "positional-encoding.ipynb"):
+        assert f'<a href="{name}" download>' in html
+        assert (site / folder / name).is_file()
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_starter_file_is_the_exercise_starter(site, language, tmp_path):
+    starter = (site / LESSONS[language][0] / "model.py").read_text(encoding="utf-8")
+    assert starter.rstrip().endswith(WRITE_HERE[language])
+    assert "def self_attention(x):" in starter
+    assert "def positional_encoding" not in starter
+    (tmp_path / "model.py").write_text(starter, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "model.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_script_runs_and_prints_what_the_page_shows(site, language, tmp_path):
+    folder, page = LESSONS[language]
+    script = site / folder / "positional-encoding.py"
+    result = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected_output(page)
+    assert "True False\n" in result.stdout
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_notebook_is_valid_runs_and_speaks_the_page_language(site, language):
+    folder, page = LESSONS[language]
+    book = nbformat.read(site / folder / "positional-encoding.ipynb", as_version=4)
+    nbformat.validate(book)
+    assert book.nbformat == 4
+    prose = "\n".join(cell.source for cell in book.cells if cell.cell_type == "markdown")
+    assert FIRST_HEADING[language] in prose
+    assert "```quiz" not in prose
+    NotebookClient(book, timeout=120, kernel_name="python3").execute()
+    printed = "".join(
+        output.get("text", "")
+        for cell in book.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "stream" and output.name == "stdout"
+    )
+    errors = [
+        o
+        for c in book.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
+    assert errors == []
+    # A notebook also shows each pycon cell's last value; compare the printed text only.
+    assert printed == expected_output(page)

@@ -1,0 +1,89 @@
+"""Every Python block a reader can copy runs on its own, in a fresh interpreter that has only
+NumPy and posenc, and prints what the page shows."""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import posenc
+from docblocks import DOCS, blocks_of, run_python
+from posenc_site.lesson_code import runnable
+
+PAGES = sorted(DOCS.rglob("*.md"))
+CASES = [
+    pytest.param(page, block, id=f"{page.relative_to(DOCS)}:{block.line}")
+    for page in PAGES
+    for block in blocks_of(page)
+    if block.copyable
+]
+NEEDS_TORCH = re.compile(
+    r"^\s*(import torch|from torch|from posenc\.torch|import posenc\.torch)", re.M
+)
+
+
+@pytest.fixture(scope="session")
+def numpy_and_posenc_only(tmp_path_factory) -> Path:
+    """A folder holding only numpy (with its bundled libraries) and posenc, for ``-S`` runs."""
+    folder = tmp_path_factory.mktemp("only-numpy-posenc")
+    numpy_dir = Path(np.__file__).parent
+    (folder / "numpy").symlink_to(numpy_dir)
+    libs = numpy_dir.parent / "numpy.libs"
+    if libs.exists():
+        (folder / "numpy.libs").symlink_to(libs)
+    (folder / "posenc").symlink_to(Path(posenc.__file__).parent)
+    return folder
+
+
+def run_fresh(code: str, tmp_path: Path, path: Path | None) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "block.py"
+    script.write_text(code, encoding="utf-8")
+    if path is None:  # needs torch: the full environment, still a fresh interpreter
+        command = [sys.executable, "-I", str(script)]
+    else:
+        bootstrap = (
+            f"import sys; sys.path[:0] = [{str(path)!r}]; exec(open({str(script)!r}).read())"
+        )
+        command = [sys.executable, "-I", "-S", "-c", bootstrap]
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONHASHSEED": "0"}
+    return subprocess.run(
+        command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+@pytest.mark.parametrize(("page", "block"), CASES)
+def test_block_runs_alone_in_a_fresh_interpreter(
+    page, block, tmp_path, numpy_and_posenc_only, site
+):
+    code = runnable(block)
+    needs_torch = bool(NEEDS_TORCH.search(code))
+    if needs_torch and importlib.util.find_spec("torch") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("torch is not installed; CI installs it")
+        pytest.skip("torch is not installed (python -m pip install -e '.[torch]')")
+    result = run_fresh(code, tmp_path, None if needs_torch else numpy_and_posenc_only)
+    assert result.returncode == 0, result.stderr
+    if block.language == "pycon":
+        return  # its outputs are checked as a doctest, prompts and all
+    assert result.stdout == run_python(code)
+    if "exec" in block.attributes and result.stdout.strip():
+        url = page.relative_to(DOCS).as_posix().removesuffix(".md").removesuffix(".tr")
+        language_root = "tr/" if page.name.endswith(".tr.md") else ""
+        built = site / language_root / ("" if url == "index" else url) / "index.html"
+        assert result.stdout.strip() in text_of(built.read_text(encoding="utf-8"))
+
+
+def test_a_block_that_needs_more_than_numpy_fails_alone(tmp_path, numpy_and_posenc_only):
+    result = run_fresh("import matplotlib\n", tmp_path, numpy_and_posenc_only)
+    assert result.returncode != 0
+    assert "No module named 'matplotlib'" in result.stderr
