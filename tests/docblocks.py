@@ -16,17 +16,21 @@ site's settings, so a block is checked as the page shows it.
 
 import contextlib
 import doctest
+import importlib.util
 import io
+import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import pytest
 from sybil import Document, Example, Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from posenc_site.lesson_code import Block, expand_snippets, page_blocks, parse_info
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
 
 _LEXER = RawFencedCodeBlockLexer(
     info_pattern=re.compile(r"(?P<info>[^\n]*)\n"),
@@ -37,7 +41,7 @@ _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 def blocks_of(path: Path) -> list[Block]:
     """All fenced code blocks of a Markdown file, in order."""
-    return page_blocks(path, DOCS)
+    return page_blocks(path, SNIPPET_PATHS)
 
 
 def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
@@ -48,7 +52,7 @@ def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
         outer_end = region.end
         language, attributes = parse_info(region.lexemes["info"])
         line = document.text.count("\n", 0, region.start) + 1
-        source = expand_snippets(str(region.lexemes["source"]), DOCS)
+        source = expand_snippets(str(region.lexemes["source"]), SNIPPET_PATHS)
         yield region, Block(language, attributes, source, line)
 
 
@@ -60,7 +64,19 @@ def run_python(source: str) -> str:
     return printed.getvalue()
 
 
+NEEDS_TORCH = re.compile(r"^\s*(import torch|from torch\b|from posenc\.torch\b)", re.MULTILINE)
+
+
+def skip_without_torch(code: str) -> None:
+    """Skip a block that needs torch where torch is missing, except in CI, where it fails."""
+    if NEEDS_TORCH.search(code) and importlib.util.find_spec("torch") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("torch is not installed; CI installs it (see .ci/run)")
+        pytest.skip("torch is not installed: python -m pip install -e '.[torch]'")
+
+
 def _evaluate_python(example: Example) -> None:
+    skip_without_torch(example.parsed.source)
     example.namespace.setdefault("_printed", {})[example.region.start] = run_python(
         example.parsed.source
     )

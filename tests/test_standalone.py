@@ -1,7 +1,6 @@
 """Every Python block a reader can copy runs on its own, in a fresh interpreter that has only
 NumPy and posenc, and prints what the page shows."""
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 
 import posenc
-from docblocks import DOCS, blocks_of, run_python
+from docblocks import DOCS, NEEDS_TORCH, blocks_of, run_python, skip_without_torch
 from posenc_site.lesson_code import runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -23,9 +22,6 @@ CASES = [
     for block in blocks_of(page)
     if block.copyable
 ]
-NEEDS_TORCH = re.compile(
-    r"^\s*(import torch|from torch|from posenc\.torch|import posenc\.torch)", re.M
-)
 
 
 @pytest.fixture(scope="session")
@@ -66,11 +62,8 @@ def test_block_runs_alone_in_a_fresh_interpreter(
     page, block, tmp_path, numpy_and_posenc_only, site
 ):
     code = runnable(block)
+    skip_without_torch(code)
     needs_torch = bool(NEEDS_TORCH.search(code))
-    if needs_torch and importlib.util.find_spec("torch") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("torch is not installed; CI installs it")
-        pytest.skip("torch is not installed (python -m pip install -e '.[torch]')")
     result = run_fresh(code, tmp_path, None if needs_torch else numpy_and_posenc_only)
     assert result.returncode == 0, result.stderr
     if block.language == "pycon":

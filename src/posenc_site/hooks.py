@@ -151,9 +151,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
 
 def _write_downloads(page: Page, config: MkDocsConfig) -> None:
     """Write a lesson page's downloads into its folder of the built site."""
-    docs_dir = Path(config.docs_dir)
+    snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
     text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-    blocks = lesson_code.page_blocks(Path(page.file.abs_src_path), docs_dir)
+    blocks = lesson_code.page_blocks(Path(page.file.abs_src_path), snippet_paths)
     if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
         return
     folder = Path(config.site_dir) / page.url
@@ -165,7 +165,7 @@ def _write_downloads(page: Page, config: MkDocsConfig) -> None:
     title = page.title or name
     code = lesson_code.script(blocks, title, context.current.language)
     (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    book = lesson_code.notebook(text, docs_dir)
+    book = lesson_code.notebook(text, snippet_paths)
     (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
 
 

@@ -11,6 +11,7 @@ scanner and sybil's lexer find the same blocks on every page.
 
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,20 +50,21 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     return words[0], attributes
 
 
-def expand_snippets(source: str, docs_dir: Path) -> str:
-    """``source`` with its ``--8<--`` lines replaced by the files they name (pymdownx.snippets)."""
+def expand_snippets(source: str, base_paths: Sequence[Path]) -> str:
+    """``source`` with its ``--8<--`` lines replaced by the files they name (pymdownx.snippets).
+
+    ``base_paths`` are the folders snippets are looked up in, as in mkdocs.yml.
+    """
     if "--8<--" not in source:
         return source
+    config = {"base_path": [str(path) for path in base_paths], "check_paths": True}
     snippets = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={
-            "pymdownx.snippets": {"base_path": [str(docs_dir)], "check_paths": True}
-        },
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": config}
     ).preprocessors["snippet"]
     return "\n".join(snippets.run(source.splitlines())).strip("\n") + "\n"
 
 
-def split_page(text: str, docs_dir: Path) -> list[str | Block]:
+def split_page(text: str, base_paths: Sequence[Path]) -> list[str | Block]:
     """The page as a list of prose chunks (str) and code blocks (Block), in order."""
     lines = text.split("\n")
     parts: list[str | Block] = []
@@ -79,7 +81,7 @@ def split_page(text: str, docs_dir: Path) -> list[str | Block]:
         end = next((j for j in range(k + 1, len(lines)) if closing.match(lines[j])), len(lines))
         body = [line.removeprefix(indent) for line in lines[k + 1 : end]]
         language, attributes = parse_info(opening.group("info"))
-        source = expand_snippets("\n".join(body) + "\n", docs_dir)
+        source = expand_snippets("\n".join(body) + "\n", base_paths)
         parts.append("\n".join(prose))
         parts.append(Block(language, attributes, source, k + 1))
         prose = []
@@ -88,10 +90,10 @@ def split_page(text: str, docs_dir: Path) -> list[str | Block]:
     return parts
 
 
-def page_blocks(path: Path, docs_dir: Path) -> list[Block]:
+def page_blocks(path: Path, base_paths: Sequence[Path]) -> list[Block]:
     """Every fenced code block of the Markdown page at ``path``."""
     text = path.read_text(encoding="utf-8")
-    return [part for part in split_page(text, docs_dir) if isinstance(part, Block)]
+    return [part for part in split_page(text, base_paths) if isinstance(part, Block)]
 
 
 def runnable(block: Block) -> str:
@@ -144,11 +146,11 @@ def _prose_for_notebook(chunk: str) -> str:
     return "\n".join(out).strip()
 
 
-def notebook(text: str, docs_dir: Path) -> nbformat.NotebookNode:
+def notebook(text: str, base_paths: Sequence[Path]) -> nbformat.NotebookNode:
     """The page as a Jupyter notebook (nbformat 4): prose cells and its copyable code."""
     text = _FRONT_MATTER.sub("", text)
     cells = []
-    for part in split_page(text, docs_dir):
+    for part in split_page(text, base_paths):
         if isinstance(part, Block):
             if part.copyable:
                 cells.append(nbformat.v4.new_code_cell(runnable(part).rstrip("\n")))
