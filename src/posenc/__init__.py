@@ -1,16 +1,31 @@
 """Positional encodings for transformers, in NumPy.
 
-The public names below are the ones the lessons teach; every other module is private.
+The public names below are the ones the lessons teach; every other module is private, except
+`posenc.plotting` (figures, needs matplotlib) and `posenc.torch` (PyTorch modules, needs torch).
 """
 
+from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import self_attention, softmax
+from posenc.learned import embed_positions, learned_position_table
+from posenc.relative import (
+    relative_position_bucket,
+    relative_position_buckets,
+    scaled_dot_product_attention,
+)
 from posenc.rotary import apply_rotary, interleaved_to_half, rotary_frequencies
 from posenc.sinusoidal import sinusoidal_encoding
 
 __all__ = [
+    "alibi_bias",
+    "alibi_slopes",
     "apply_rotary",
+    "embed_positions",
     "interleaved_to_half",
+    "learned_position_table",
+    "relative_position_bucket",
+    "relative_position_buckets",
     "rotary_frequencies",
+    "scaled_dot_product_attention",
     "self_attention",
     "sinusoidal_encoding",
     "softmax",

@@ -1,0 +1,100 @@
+"""ALiBi: attention with linear biases (Press et al., 2022)."""
+
+import math
+
+import numpy as np
+
+from posenc._validation import check_integer
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    r"""The slope of each attention head, as in the paper's reference implementation.
+
+    For a power of two $n$, the slopes are the geometric sequence that starts at
+    $2^{-8/n}$ with that same ratio: for 8 heads $1/2, 1/4, \dots, 1/256$. For other
+    numbers of heads, the slopes of the closest smaller power of two come first, then every
+    other slope of the next power of two, until there are `n_heads`.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of attention heads, `>= 1`.
+
+    Returns
+    -------
+    ndarray
+        Shape `(n_heads,)`, float64, every slope in `(0, 1)`.
+
+    Raises
+    ------
+    TypeError
+        If `n_heads` is not an integer.
+    ValueError
+        If `n_heads < 1`.
+
+    References
+    ----------
+    - O. Press, N. A. Smith, M. Lewis, "Train Short, Test Long: Attention with Linear Biases
+      Enables Input Length Extrapolation", ICLR 2022, section 3 and its code (`get_slopes`).
+
+    Examples
+    --------
+    >>> from posenc.alibi import alibi_slopes
+    >>> print(1 / alibi_slopes(8))
+    [  2.   4.   8.  16.  32.  64. 128. 256.]
+    """
+    n_heads = check_integer("n_heads", n_heads, minimum=1)
+    closest = 2 ** math.floor(math.log2(n_heads))
+    start = 2.0 ** (-(2.0 ** -(math.log2(closest) - 3)))
+    slopes = start ** np.arange(1, closest + 1, dtype=np.float64)
+    if closest == n_heads:
+        return slopes
+    extra = alibi_slopes(2 * closest)[0::2][: n_heads - closest]
+    return np.concatenate([slopes, extra])
+
+
+def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.ndarray:
+    """The ALiBi bias added to the attention scores: `-slope * distance`.
+
+    Parameters
+    ----------
+    n_heads : int
+        Number of heads, `>= 1`.
+    n_positions : int
+        Sequence length, `>= 0`; queries and keys share positions.
+    causal : bool, default True
+        True: a query at `i` sees keys `j <= i` with bias `-slope * (i - j)`, and the keys
+        after it get `-inf` (the causal mask), as in the paper's language models. False: the
+        symmetric variant `-slope * |i - j|` for encoders.
+
+    Returns
+    -------
+    ndarray
+        Shape `(n_heads, n_positions, n_positions)`, float64; `bias[h, i, j]` is added to the
+        score of query `i` and key `j` in head `h`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `alibi_slopes`, and if `n_positions` is not an integer `>= 0`.
+
+    References
+    ----------
+    - O. Press et al., ICLR 2022, section 3, figure 3.
+
+    Examples
+    --------
+    >>> from posenc.alibi import alibi_bias
+    >>> print(alibi_bias(8, 3)[0])  # head 0, slope 1/2
+    [[ 0.  -inf -inf]
+     [-0.5  0.  -inf]
+     [-1.  -0.5  0. ]]
+    """
+    slopes = alibi_slopes(n_heads)
+    n_positions = check_integer("n_positions", n_positions, minimum=0)
+    offsets = np.arange(n_positions)[:, None] - np.arange(n_positions)[None, :]  # i - j
+    distance = offsets if causal else np.abs(offsets)
+    bias = slopes[:, None, None] * -distance[None, :, :]  # -distance: no "-0." on the diagonal
+    if causal:
+        bias = np.where(offsets[None, :, :] < 0, -np.inf, bias)
+    return bias
