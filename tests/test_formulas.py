@@ -47,3 +47,12 @@ def test_function_names_get_a_thin_space_before_a_bare_argument():
     html = render_math('<span class="arithmatex">\\(\\sin 0 + \\cos\\left(x\\right)\\)</span>')
     assert '<mi>sin</mi><mspace width="0.1667em"></mspace><mn>0</mn>' in html
     assert "<mi>cos</mi><mrow>" in html
+
+
+def test_operator_names_are_identifiers_and_negative_space_is_a_length():
+    html = render_math(
+        '<span class="arithmatex">\\(\\operatorname{softmax}\\!\\left(x\\right)\\)</span>'
+    )
+    assert "<mi>softmax</mi>" in html
+    assert "<mo>softmax</mo>" not in html
+    assert 'width="-0.1667em"' in html

@@ -59,15 +59,23 @@ def test_status_table_in_both_languages(docs):
 
 
 def test_every_translation_of_the_site_is_up_to_date():
-    stale = [p.english.name for p in status(DOCS) if p.state != UP_TO_DATE]
-    assert stale == [], "review them: python -m posenc_site.translations review <page.tr.md>"
+    stale = [p.turkish.relative_to(DOCS.parent).as_posix() for p in status(DOCS)]
+    stale = [name for name, p in zip(stale, status(DOCS), strict=True) if p.state != UP_TO_DATE]
+    command = "python -m posenc_site.translations review " + " ".join(stale)
+    assert stale == [], f"update these translations, then mark them reviewed: {command}"
 
 
 def test_status_page_is_built_in_both_languages(site):
     english = (site / "translation-status/index.html").read_text(encoding="utf-8")
     turkish = (site / "tr/translation-status/index.html").read_text(encoding="utf-8")
-    assert "<code>lessons/positional-encoding.md</code></td>\n<td>up to date</td>" in english
-    assert "<code>lessons/positional-encoding.md</code></td>\n<td>güncel</td>" in turkish
+    words = {
+        "en": dict(zip((UP_TO_DATE, OUTDATED, MISSING), ("up to date", "outdated", "missing"))),
+        "tr": dict(zip((UP_TO_DATE, OUTDATED, MISSING), ("güncel", "eski", "yok"))),
+    }
+    for page in status(DOCS):
+        name = page.english.relative_to(DOCS).as_posix()
+        assert f"<code>{name}</code></td>\n<td>{words['en'][page.state]}</td>" in english
+        assert f"<code>{name}</code></td>\n<td>{words['tr'][page.state]}</td>" in turkish
 
 
 def test_editing_an_english_page_shows_the_banner_on_its_twin(project_copy, tmp_path):

@@ -123,3 +123,19 @@ def test_the_glossary_check_finds_a_stray_term(tmp_path):
         assert stray_english(page) == ["glossary-check.tr.md:1: 'embedding' (use 'gömme')"]
     finally:
         page.unlink()
+
+
+def test_turkish_glossary_is_in_turkish_alphabetical_order():
+    from posenc_site.glossary import turkish_sort_key
+
+    words = ["öz-dikkat", "dış değerleme", "çarpım", "ışık", "iç", "döner", "kısa", "konum"]
+    assert sorted(words, key=turkish_sort_key) == [
+        "çarpım",
+        "dış değerleme",
+        "döner",
+        "ışık",
+        "iç",
+        "kısa",
+        "konum",
+        "öz-dikkat",
+    ]

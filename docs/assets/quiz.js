@@ -86,7 +86,10 @@
         say(form, messages.msgWrong + (why ? " " + why : ""), "wrong");
       }
     });
-    form.querySelector('[data-action="show"]').addEventListener("click", () => reveal(form));
+    form.querySelector('[data-action="show"]').addEventListener("click", () => {
+      say(form, "", "");  // an earlier "try again" no longer applies
+      reveal(form);
+    });
     // A changed answer makes the old verdict stale: clear it until the next check.
     const clear = (event) => {
       say(form, "", "");

@@ -271,6 +271,131 @@ def offset_similarity(
     return figure
 
 
+def matrix_heatmap(
+    matrix: np.ndarray,
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    colorbar_label: str = "",
+    symmetric: bool = False,
+) -> Figure:
+    """Any matrix as a heatmap with a colour bar, e.g. a bias or a similarity matrix.
+
+    Parameters
+    ----------
+    matrix : ndarray
+        2-D, finite or `-inf` (masked entries, drawn blank).
+    title : str
+        Title, in the reader's language; so are the labels below.
+    xlabel : str
+        Label of the horizontal axis (columns).
+    ylabel : str
+        Label of the vertical axis (rows).
+    colorbar_label : str, default ""
+        Label of the colour bar.
+    symmetric : bool, default False
+        Centre the colours on 0 (a diverging colour map), for values of both signs.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes with the matrix and a colour bar.
+
+    Raises
+    ------
+    ValueError
+        If `matrix` is not 2-D or has no finite value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc.plotting import matrix_heatmap
+    >>> figure = matrix_heatmap(np.eye(3), title="I", xlabel="j", ylabel="i")
+    >>> figure.axes[0].get_title()
+    'I'
+    """
+    values = np.asarray(matrix, dtype=np.float64)
+    finite = values[np.isfinite(values)]
+    if values.ndim != 2 or finite.size == 0:
+        raise ValueError(f"matrix must be 2-D with finite values, got shape {values.shape}")
+    masked = np.ma.masked_invalid(values)
+    with _style():
+        figure, (axes,) = _new_figure(5.2, 4.0)
+        if symmetric:
+            limit = float(np.abs(finite).max()) or 1.0
+            image = axes.imshow(
+                masked, cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest"
+            )
+        else:
+            image = axes.imshow(masked, interpolation="nearest")
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        figure.colorbar(image, ax=axes, label=colorbar_label)
+    return figure
+
+
+def line_plot(
+    x: np.ndarray,
+    series: dict[str, np.ndarray],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+) -> Figure:
+    """Several curves over the same horizontal axis, one per entry of `series`.
+
+    Parameters
+    ----------
+    x : ndarray
+        Shape `(n,)`.
+    series : dict of str to ndarray
+        Legend label, in the reader's language, to values of shape `(n,)`; at least one.
+    title : str
+        Title, in the reader's language; so are the labels below.
+    xlabel : str
+        Label of the horizontal axis.
+    ylabel : str
+        Label of the vertical axis.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes with one curve per series, later curves thinner so overlaps stay visible.
+
+    Raises
+    ------
+    ValueError
+        If `series` is empty or a curve's length differs from `x`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc.plotting import line_plot
+    >>> figure = line_plot(np.arange(3), {"a": np.zeros(3)}, title="t", xlabel="x", ylabel="y")
+    >>> [line.get_label() for line in figure.axes[0].get_lines()]
+    ['a']
+    """
+    xs = np.asarray(x, dtype=np.float64)
+    if not series:
+        raise ValueError("series must hold at least one curve")
+    with _style():
+        figure, (axes,) = _new_figure(7.0, 3.2)
+        for n, (label, ys) in enumerate(series.items()):
+            values = np.asarray(ys, dtype=np.float64)
+            if values.shape != xs.shape:
+                raise ValueError(f"curve {label!r} has shape {values.shape}, x has {xs.shape}")
+            axes.plot(
+                xs,
+                values,
+                label=label,
+                linewidth=max(3.0 - 0.7 * n, 1.0),
+                linestyle=("-", "--", ":", "-.")[n % 4],
+            )
+        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return figure
+
+
 _XML_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 _METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.DOTALL)
 _ID = re.compile(r'id="([^"]+)"')

@@ -19,6 +19,7 @@ _LABEL = re.compile(r"\\label\{(?P<name>[A-Za-z0-9:_-]+)\}")
 _UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
 # latex2mathml writes \sin x as <mi>sin</mi><mi>x</mi>, which browsers set with no gap; TeX puts
 # a thin space between a function name and a bare argument.
+_NAMED_OPERATOR = re.compile(r"<mo>([A-Za-z]{2,})</mo>")
 _FUNCTION_THEN_ARGUMENT = re.compile(r"(<mi>(?:sin|cos|tan|exp|log|ln|max|min)</mi>)(?=<m[in]>)")
 
 
@@ -49,7 +50,12 @@ def _to_mathml(tex: str, *, display: str) -> str:
     unknown = re.search(r">(\\[A-Za-z]+)<", mathml)
     if unknown:
         raise FormulaError(f"unknown command {unknown.group(1)} in formula: {tex.strip()!r}")
-    return _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
+    mathml = _FUNCTION_THEN_ARGUMENT.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
+    # \operatorname{name} comes out as <mo>name</mo>, which browsers space as an operator
+    # (a gap before every bracket); a name is an identifier.
+    mathml = _NAMED_OPERATOR.sub(r"<mi>\1</mi>", mathml)
+    # MathML Core has no named widths such as "negativethinmathspace" (from \!).
+    return mathml.replace('width="negativethinmathspace"', 'width="-0.1667em"')
 
 
 def _display(match: re.Match[str], numbering: _Numbering) -> str:

@@ -25,6 +25,15 @@ def load(docs_dir: Path | None = None) -> list[Term]:
     return [Term(**entry) for entry in yaml.safe_load(path.read_text(encoding="utf-8"))]
 
 
+_TURKISH_ALPHABET = "abcçdefgğhıijklmnoöprsştuüvyz"
+
+
+def turkish_sort_key(text: str) -> list[int]:
+    """Sort key in Turkish alphabetical order (ç after c, ı before i, ş after s, ...)."""
+    lowered = text.replace("I", "ı").replace("İ", "i").lower()
+    return [_TURKISH_ALPHABET.find(c) if c in _TURKISH_ALPHABET else 100 + ord(c) for c in lowered]
+
+
 def glossary_table(language: str | None = None) -> str:
     """The glossary as a Markdown table, notes in ``language`` (default: the page's)."""
     language = language or context.current.language
@@ -33,7 +42,8 @@ def glossary_table(language: str | None = None) -> str:
         "tr": "| İngilizce | Türkçe | Not |",
     }[language]
     rows = [head, "| --- | --- | --- |"]
-    for term in sorted(load(), key=lambda t: (t.en if language == "en" else t.tr).casefold()):
+    key = (lambda t: t.en.casefold()) if language == "en" else (lambda t: turkish_sort_key(t.tr))
+    for term in sorted(load(), key=key):
         note = term.note_en if language == "en" else term.note_tr
         rows.append(f"| {term.en} | {term.tr} | {note} |")
     return "\n".join(rows)

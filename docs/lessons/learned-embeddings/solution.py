@@ -1,0 +1,20 @@
+import numpy as np
+
+max_positions, d_model = 8, 4
+table = np.random.default_rng(0).normal(0.0, 0.02, size=(max_positions, d_model))
+
+
+def lookup(table, positions):
+    positions = np.asarray(positions)
+    limit = table.shape[0]
+    if positions.min() < 0 or positions.max() >= limit:
+        raise ValueError(f"positions must be in [0, {limit - 1}], got up to {positions.max()}")
+    return table[positions]
+
+
+print(lookup(table, np.arange(5)).shape)
+print(bool(np.array_equal(lookup(table, [2, 2]), table[[2, 2]])))
+try:
+    lookup(table, np.arange(9))
+except ValueError as error:
+    print(error)
