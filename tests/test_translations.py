@@ -69,8 +69,8 @@ def test_status_page_is_built_in_both_languages(site):
     english = (site / "translation-status/index.html").read_text(encoding="utf-8")
     turkish = (site / "tr/translation-status/index.html").read_text(encoding="utf-8")
     words = {
-        "en": dict(zip((UP_TO_DATE, OUTDATED, MISSING), ("up to date", "outdated", "missing"))),
-        "tr": dict(zip((UP_TO_DATE, OUTDATED, MISSING), ("güncel", "eski", "yok"))),
+        "en": {UP_TO_DATE: "up to date", OUTDATED: "outdated", MISSING: "missing"},
+        "tr": {UP_TO_DATE: "güncel", OUTDATED: "eski", MISSING: "yok"},
     }
     for page in status(DOCS):
         name = page.english.relative_to(DOCS).as_posix()
