@@ -14,6 +14,35 @@ LESSONS = {
     "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),
     "tr": ("tr/lessons/positional-encoding/", DOCS / "lessons/positional-encoding.tr.md"),
 }
+ALL_LESSONS = [
+    (language, page)
+    for page in sorted(DOCS.glob("lessons/*.md"))
+    for language in ["tr" if page.name.endswith(".tr.md") else "en"]
+    if any(b.attributes.get("id") == "exercise-solution" for b in blocks_of(page))
+]
+
+
+def built_folder(language: str, page) -> str:
+    slug = page.name.removesuffix(".md").removesuffix(".tr")
+    return ("tr/" if language == "tr" else "") + f"lessons/{slug}/"
+
+
+@pytest.mark.parametrize(("language", "page"), ALL_LESSONS, ids=lambda v: getattr(v, "name", v))
+def test_every_lesson_offers_and_links_its_downloads(site, language, page, tmp_path):
+    folder = built_folder(language, page)
+    slug = folder.rstrip("/").rsplit("/", 1)[-1]
+    html = (site / folder / "index.html").read_text(encoding="utf-8")
+    for name in ("model.py", f"{slug}.py", f"{slug}.ipynb"):
+        assert f'<a href="{name}" download>' in html, name
+        assert (site / folder / name).is_file(), name
+    script = site / folder / f"{slug}.py"
+    result = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == expected_output(page)
+
+
 WRITE_HERE = {"en": "# write here", "tr": "# buraya yaz"}
 FIRST_HEADING = {"en": "## Attention does not see order", "tr": "## Dikkat sırayı görmez"}
 

@@ -97,7 +97,7 @@ def stray_english(path: Path) -> list[str]:
     for pattern in (
         _DISPLAY_MATH,
         _INLINE_MATH,
-        re.compile(r'"[^"\n]*"'),
+        re.compile(r'"[^"]{0,300}"'),
         re.compile(r"\([^)]*\)"),
     ):
         text = blank_out(pattern, text)

@@ -176,7 +176,14 @@ def dimension_curves(
     with _style():
         figure, (axes,) = _new_figure(7.0, 3.2)
         for dim in columns:
-            axes.plot(table[:, dim], label=legend_label.format(dim=dim), linewidth=1.6)
+            # Markers: the encoding exists at whole positions only; lines just join them.
+            axes.plot(
+                table[:, dim],
+                label=legend_label.format(dim=dim),
+                linewidth=1.2,
+                marker=".",
+                markersize=4,
+            )
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-1.1, 1.1))
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return figure

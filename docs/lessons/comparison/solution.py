@@ -1,4 +1,5 @@
 import numpy as np
+
 from posenc import (
     alibi_slopes,
     embed_positions,
