@@ -46,7 +46,9 @@ def test_no_page_contains_a_traceback_or_an_unrendered_formula(site):
     assert len(pages) >= 8
     for page in pages:
         html = page.read_text(encoding="utf-8")
-        assert "Traceback (most recent call last)" not in html, page
+        # markdown-exec renders a failed block's traceback, which names "<code block: ...>";
+        # the API reference may show a traceback in a docstring example, which is fine.
+        assert "&lt;code block" not in html, page
         assert 'class="arithmatex"' not in html, page
 
 
