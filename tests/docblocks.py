@@ -27,7 +27,7 @@ import pytest
 from sybil import Document, Example, Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from posenc_site.lesson_code import Block, expand_snippets, page_blocks, parse_info
+from posenc_site.lesson_code import Block, expand_snippets, needs_torch, page_blocks, parse_info
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
@@ -64,12 +64,9 @@ def run_python(source: str) -> str:
     return printed.getvalue()
 
 
-NEEDS_TORCH = re.compile(r"^\s*(import torch|from torch\b|from posenc\.torch\b)", re.MULTILINE)
-
-
 def skip_without_torch(code: str) -> None:
     """Skip a block that needs torch where torch is missing, except in CI, where it fails."""
-    if NEEDS_TORCH.search(code) and importlib.util.find_spec("torch") is None:
+    if needs_torch(code) and importlib.util.find_spec("torch") is None:
         if os.environ.get("CI") == "true":
             pytest.fail("torch is not installed; CI installs it (see .ci/run)")
         pytest.skip("torch is not installed: python -m pip install -e '.[torch]'")

@@ -8,7 +8,7 @@ import pytest
 from nbclient import NotebookClient
 
 from docblocks import DOCS, blocks_of, run_python
-from posenc_site.lesson_code import runnable
+from posenc_site.lesson_code import downloadable, runnable
 
 LESSONS = {
     "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),
@@ -49,7 +49,7 @@ FIRST_HEADING = {"en": "## Attention does not see order", "tr": "## Dikkat sıra
 
 def expected_output(page) -> str:
     """What the page's copyable blocks print, one after the other."""
-    return "".join(run_python(runnable(b)) for b in blocks_of(page) if b.copyable)
+    return "".join(run_python(runnable(b)) for b in blocks_of(page) if downloadable(b))
 
 
 @pytest.mark.parametrize("language", ["en", "tr"])

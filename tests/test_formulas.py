@@ -56,3 +56,9 @@ def test_operator_names_are_identifiers_and_negative_space_is_a_length():
     assert "<mi>softmax</mi>" in html
     assert "<mo>softmax</mo>" not in html
     assert 'width="-0.1667em"' in html
+
+
+def test_escaped_underscore_in_text_is_an_underscore():
+    html = render_math('<span class="arithmatex">\\(\\text{max\\_positions}\\)</span>')
+    assert "max_positions" in html
+    assert "\\_" not in html

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import posenc
-from docblocks import DOCS, NEEDS_TORCH, blocks_of, run_python, skip_without_torch
-from posenc_site.lesson_code import runnable
+from docblocks import DOCS, blocks_of, run_python, skip_without_torch
+from posenc_site.lesson_code import needs_torch, runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
 CASES = [
@@ -63,8 +63,8 @@ def test_block_runs_alone_in_a_fresh_interpreter(
 ):
     code = runnable(block)
     skip_without_torch(code)
-    needs_torch = bool(NEEDS_TORCH.search(code))
-    result = run_fresh(code, tmp_path, None if needs_torch else numpy_and_posenc_only)
+    torch_block = needs_torch(code)
+    result = run_fresh(code, tmp_path, None if torch_block else numpy_and_posenc_only)
     assert result.returncode == 0, result.stderr
     if block.language == "pycon":
         return  # its outputs are checked as a doctest, prompts and all

@@ -19,6 +19,8 @@ _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 _LINK = re.compile(r"\]\(([^)\s]+)\)|<(https?://[^>]+)>")
 _HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
 _ADMONITION = re.compile(r"^ *(!!!|\?\?\?\+?) *([a-z]+)", re.MULTILINE)
+# A Turkish sentence that starts with "0. satır" becomes a numbered list: count list items.
+_LIST_ITEM = re.compile(r"^ *(?:[-*+]|\d+\.) ", re.MULTILINE)
 
 
 def blank_out(pattern: re.Pattern[str], text: str) -> str:
@@ -43,6 +45,7 @@ def structure(path: Path) -> list[tuple[str, str, int]]:
         ("admonition", _ADMONITION, lambda m: f"{m.group(1)} {m.group(2)}"),
         # Heading anchors are translated with their headings: compare the page, not the anchor.
         ("link", _LINK, lambda m: (m.group(1) or m.group(2)).split("#")[0]),
+        ("list item", _LIST_ITEM, lambda m: "•"),
     ]:
         source = text if kind != "inline formula" else blank_out(_DISPLAY_MATH, text)
         for match in pattern.finditer(source):
@@ -59,7 +62,7 @@ def twin(page: Path) -> Path:
 @pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_turkish_twin_has_the_same_structure(page):
     english, turkish = structure(page), structure(twin(page))
-    for kind in ("heading", "display formula", "inline formula", "admonition", "link"):
+    for kind in ("heading", "display formula", "inline formula", "admonition", "link", "list item"):
         en = [(value, line) for k, value, line in english if k == kind]
         tr = [(value, line) for k, value, line in turkish if k == kind]
         if kind == "link":  # a translation may mention the same targets in another order
@@ -77,7 +80,14 @@ def test_turkish_twin_has_the_same_structure(page):
 def test_structure_sees_what_it_compares():
     lesson = structure(DOCS / "lessons/positional-encoding.md")
     kinds = {kind for kind, _, _ in lesson}
-    assert kinds == {"heading", "display formula", "inline formula", "admonition", "link"}
+    assert kinds == {
+        "heading",
+        "display formula",
+        "inline formula",
+        "admonition",
+        "link",
+        "list item",
+    }
 
 
 GLOSSARY = load(DOCS)

@@ -332,10 +332,15 @@ def matrix_heatmap(
         if symmetric:
             limit = float(np.abs(finite).max()) or 1.0
             image = axes.imshow(
-                masked, cmap="RdBu_r", vmin=-limit, vmax=limit, interpolation="nearest"
+                masked,
+                cmap="RdBu_r",
+                vmin=-limit,
+                vmax=limit,
+                interpolation="nearest",
+                aspect="auto",  # fill the axes: the colour bar then matches its height
             )
         else:
-            image = axes.imshow(masked, interpolation="nearest")
+            image = axes.imshow(masked, interpolation="nearest", aspect="auto")
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
         figure.colorbar(image, ax=axes, label=colorbar_label)
     return figure

@@ -54,8 +54,10 @@ def _to_mathml(tex: str, *, display: str) -> str:
     # \operatorname{name} comes out as <mo>name</mo>, which browsers space as an operator
     # (a gap before every bracket); a name is an identifier.
     mathml = _NAMED_OPERATOR.sub(r"<mi>\1</mi>", mathml)
-    # MathML Core has no named widths such as "negativethinmathspace" (from \!).
-    return mathml.replace('width="negativethinmathspace"', 'width="-0.1667em"')
+    # MathML Core has no named widths such as "negativethinmathspace" (from \!), and an
+    # escaped underscore in \text{...} arrives as "\_".
+    mathml = mathml.replace('width="negativethinmathspace"', 'width="-0.1667em"')
+    return mathml.replace("\\_", "_")
 
 
 def _display(match: re.Match[str], numbering: _Numbering) -> str:

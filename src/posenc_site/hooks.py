@@ -165,7 +165,7 @@ def _write_downloads(page: Page, config: MkDocsConfig) -> None:
     title = page.title or name
     code = lesson_code.script(blocks, title, context.current.language)
     (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    book = lesson_code.notebook(text, snippet_paths)
+    book = lesson_code.notebook(text, snippet_paths, context.current.language)
     (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
 
 

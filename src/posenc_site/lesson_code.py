@@ -22,6 +22,7 @@ _FENCE_OPEN = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _ADMONITION = re.compile(r'^(?P<indent> *)(?:!!!|\?\?\?\+?) *[a-z]+(?: +"(?P<title>[^"]*)")?\s*$')
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_NEEDS_TORCH = re.compile(r"^\s*(?:import torch|from torch\b|from posenc\.torch\b)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ class Block:
         if self.language not in ("python", "pycon"):
             return False
         return "exec" not in self.attributes or "source" in self.attributes
+
+
+def needs_torch(code: str) -> bool:
+    """Whether ``code`` imports torch (an optional extra: such blocks stay out of downloads)."""
+    return bool(_NEEDS_TORCH.search(code))
 
 
 def parse_info(info: str) -> tuple[str, dict[str, str]]:
@@ -120,14 +126,25 @@ def starter(blocks: list[Block]) -> Block | None:
 
 
 _SCRIPT_HEADER = {
-    "en": "Every code block of the lesson, in page order. Each one runs on its own.",
-    "tr": "Dersin bütün kod blokları, sayfadaki sırasıyla. Her biri kendi başına çalışır.",
+    "en": "Every code block of the lesson, in page order. Each one runs on its own\n"
+    "# with NumPy and posenc; the PyTorch examples, which need torch, are on the page.",
+    "tr": "Dersin bütün kod blokları, sayfadaki sırasıyla. Her biri NumPy ve posenc ile\n"
+    "# kendi başına çalışır; torch isteyen PyTorch örnekleri sayfadadır.",
 }
+_TORCH_NOTE = {
+    "en": "This example needs PyTorch (`python -m pip install torch`):",
+    "tr": "Bu örnek PyTorch ister (`python -m pip install torch`):",
+}
+
+
+def downloadable(block: Block) -> bool:
+    """A copyable block that runs with NumPy and posenc alone."""
+    return block.copyable and not needs_torch(block.source)
 
 
 def script(blocks: list[Block], title: str, language: str = "en") -> str:
     """Every copyable block of a page, one after the other, as one runnable Python file."""
-    cells = [runnable(block).rstrip("\n") for block in blocks if block.copyable]
+    cells = [runnable(block).rstrip("\n") for block in blocks if downloadable(block)]
     header = f"# {title}\n# {_SCRIPT_HEADER[language]}\n"
     return header + "".join(f"\n\n# %%\n{cell}\n" for cell in cells)
 
@@ -146,14 +163,17 @@ def _prose_for_notebook(chunk: str) -> str:
     return "\n".join(out).strip()
 
 
-def notebook(text: str, base_paths: Sequence[Path]) -> nbformat.NotebookNode:
+def notebook(text: str, base_paths: Sequence[Path], language: str = "en") -> nbformat.NotebookNode:
     """The page as a Jupyter notebook (nbformat 4): prose cells and its copyable code."""
     text = _FRONT_MATTER.sub("", text)
     cells = []
     for part in split_page(text, base_paths):
         if isinstance(part, Block):
-            if part.copyable:
+            if downloadable(part):
                 cells.append(nbformat.v4.new_code_cell(runnable(part).rstrip("\n")))
+            elif part.copyable:  # shown, not run: the notebook must run with NumPy alone
+                note = f"{_TORCH_NOTE[language]}\n\n```python\n{part.source}```"
+                cells.append(nbformat.v4.new_markdown_cell(note))
             elif part.language in ("text", "bash"):
                 cells.append(nbformat.v4.new_markdown_cell(f"```{part.language}\n{part.source}```"))
             continue
