@@ -20,7 +20,8 @@ def search(page: Page, query: str, expected_url: str) -> list[str]:
         except AssertionError:
             continue
     expect(hit.first).to_be_visible()
-    return [link.get_attribute("href") for link in page.locator(".md-search-result a").all()]
+    page.wait_for_timeout(300)  # let the result list settle, then read it in one go
+    return page.eval_on_selector_all(".md-search-result a", "links => links.map(a => a.href)")
 
 
 @pytest.mark.parametrize(
