@@ -114,3 +114,28 @@ def test_self_attention_no_tokens():
 def test_self_attention_bad_arguments(x, error, message):
     with pytest.raises(error, match=message):
         self_attention(x)
+
+
+def test_causal_self_attention_row_i_averages_rows_up_to_i():
+    x = np.random.default_rng(4).normal(size=(4, 3))
+    out = self_attention(x, causal=True)
+    for i in range(4):
+        scores = x[i] @ x[: i + 1].T / np.sqrt(3)
+        weights = np.exp(scores - scores.max())
+        np.testing.assert_allclose(out[i], weights / weights.sum() @ x[: i + 1])
+
+
+def test_a_causal_mask_breaks_permutation_equivariance():
+    # The first lesson's sentences: with a causal mask "cat" is not the same vector in both.
+    rng = np.random.default_rng(0)
+    embedding = {word: rng.normal(size=4) for word in ["cat", "chased", "dog"]}
+    a = np.stack([embedding[w] for w in ["cat", "chased", "dog"]])
+    b = a[::-1]
+    assert np.allclose(self_attention(a)[0], self_attention(b)[2])
+    assert not np.allclose(self_attention(a, causal=True)[0], self_attention(b, causal=True)[2])
+    np.testing.assert_allclose(self_attention(a, causal=True)[0], a[0])
+
+
+def test_causal_must_be_passed_by_keyword():
+    with pytest.raises(TypeError):
+        self_attention(np.ones((2, 2)), True)  # type: ignore[misc]

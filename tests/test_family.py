@@ -30,6 +30,20 @@ def test_learned_table_is_seeded_small_and_shaped():
     assert not np.array_equal(a, learned_position_table(512, 32, seed=1))
 
 
+def test_lookup_with_an_offset_skips_the_first_rows():
+    # OPT and BART: position p is row p + 2, so a table of 10 rows holds positions 0..7.
+    table = learned_position_table(10, 3)
+    np.testing.assert_array_equal(embed_positions(table, [0, 7], offset=2), table[[2, 9]])
+    with pytest.raises(
+        ValueError, match="max_positions=10 and offset=2, so positions run from 0 to 7"
+    ):
+        embed_positions(table, [8], offset=2)
+    with pytest.raises(ValueError, match="offset must be an integer >= 0"):
+        embed_positions(table, [0], offset=-1)
+    with pytest.raises(ValueError, match="leave no row"):
+        embed_positions(learned_position_table(2, 3), [0], offset=2)
+
+
 def test_lookup_returns_rows_and_refuses_positions_past_the_table():
     table = learned_position_table(512, 8)
     np.testing.assert_array_equal(embed_positions(table, [[0, 511]]), table[[[0, 511]]])
@@ -165,6 +179,28 @@ def test_causal_mask_and_bias():
     assert heads.shape == (2, 3, 2)
 
 
+def test_scale_none_is_one_over_sqrt_d_and_t5_uses_one():
+    rng = np.random.default_rng(5)
+    q, k, v = rng.normal(size=(3, 4, 8))
+
+    def reference(scale):
+        scores = q @ k.T * scale
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        return weights / weights.sum(axis=1, keepdims=True) @ v
+
+    np.testing.assert_allclose(scaled_dot_product_attention(q, k, v), reference(8**-0.5))
+    np.testing.assert_allclose(scaled_dot_product_attention(q, k, v, scale=1.0), reference(1.0))
+    assert not np.allclose(reference(1.0), reference(8**-0.5))
+
+
+def test_a_row_with_every_key_masked_is_nan():
+    q = k = v = np.ones((2, 2))
+    bias = np.array([[-np.inf, -np.inf], [0.0, 0.0]])
+    out = scaled_dot_product_attention(q, k, v, bias=bias)
+    assert np.isnan(out[0]).all()
+    np.testing.assert_allclose(out[1], [1.0, 1.0])
+
+
 def test_attention_keeps_float32():
     x = np.ones((3, 4), dtype=np.float32)
     assert scaled_dot_product_attention(x, x, x).dtype == np.float32
@@ -183,6 +219,8 @@ def test_attention_keeps_float32():
         ),
         ((np.ones((2, 4)), np.ones((3, 4)), np.ones((3, 2))), {"causal": True}, "n_q == n_k"),
         ((np.ones(4), np.ones((3, 4)), np.ones((3, 2))), {}, r"q must have shape \(\.\.\., n, d\)"),
+        ((np.ones((3, 4)),) * 3, {"scale": 0.0}, "scale must be a finite real number > 0"),
+        ((np.ones((3, 4)),) * 3, {"scale": np.inf}, "scale must be a finite real number > 0"),
     ],
 )
 def test_attention_bad_arguments(args, kwargs, message):

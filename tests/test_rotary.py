@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from posenc import apply_rotary, interleaved_to_half, rotary_frequencies
+from posenc import apply_rotary, half_to_interleaved, interleaved_to_half, rotary_frequencies
 
 finite = st.floats(-10, 10, allow_nan=False, allow_subnormal=False)
 head_dims = st.integers(1, 8).map(lambda k: 2 * k)
@@ -78,9 +78,55 @@ def test_rotation_preserves_norms(x, layout):
     st.lists(st.integers(-1000, 1000), min_size=3, max_size=3),
 )
 def test_the_two_layouts_agree_after_the_permutation(x, positions):
+    d = x.shape[-1]
     interleaved = apply_rotary(x, positions, layout="interleaved")
-    half = apply_rotary(interleaved_to_half(x), positions, layout="half")
-    np.testing.assert_allclose(interleaved_to_half(interleaved), half, atol=1e-9)
+    half = apply_rotary(interleaved_to_half(x, head_dim=d), positions, layout="half")
+    np.testing.assert_allclose(interleaved_to_half(interleaved, head_dim=d), half, atol=1e-9)
+    np.testing.assert_allclose(half_to_interleaved(half, head_dim=d), interleaved, atol=1e-9)
+
+
+def test_layout_conversion_is_per_head():
+    # Two heads of head_dim 4: each head is reordered on its own, never across heads.
+    np.testing.assert_array_equal(
+        interleaved_to_half(np.arange(8), head_dim=4), [0, 2, 1, 3, 4, 6, 5, 7]
+    )
+    np.testing.assert_array_equal(
+        interleaved_to_half(np.arange(12), head_dim=6), [0, 2, 4, 1, 3, 5, 6, 8, 10, 7, 9, 11]
+    )
+    np.testing.assert_array_equal(half_to_interleaved(np.arange(6), head_dim=6), [0, 3, 1, 4, 2, 5])
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 4).map(lambda k: 2 * k), st.integers(1, 3), st.integers(0, 2))
+def test_layout_conversions_are_inverse_permutations(head_dim, n_heads, n_rows):
+    x = np.arange(n_rows * n_heads * head_dim).reshape(n_rows, n_heads * head_dim)
+    there = interleaved_to_half(x, head_dim=head_dim)
+    assert sorted(there.ravel()) == sorted(x.ravel())
+    np.testing.assert_array_equal(half_to_interleaved(there, head_dim=head_dim), x)
+    back = interleaved_to_half(half_to_interleaved(x, head_dim=head_dim), head_dim=head_dim)
+    np.testing.assert_array_equal(back, x)
+
+
+def test_converted_projection_gives_the_same_scores_per_head():
+    # A checkpoint trained for the interleaved layout, converted column by column of W_q and
+    # W_k (output dimensions), gives the same attention scores with the half layout.
+    rng = np.random.default_rng(3)
+    n_heads, head_dim, d_model, n = 2, 4, 6, 5
+    tokens = rng.normal(size=(n, d_model))
+    w_q, w_k = rng.normal(size=(2, d_model, n_heads * head_dim))
+
+    def scores(w_q, w_k, layout):
+        q = (tokens @ w_q).reshape(n, n_heads, head_dim).swapaxes(0, 1)
+        k = (tokens @ w_k).reshape(n, n_heads, head_dim).swapaxes(0, 1)
+        q, k = apply_rotary(q, layout=layout), apply_rotary(k, layout=layout)
+        return q @ k.swapaxes(-1, -2)
+
+    before = scores(w_q, w_k, "interleaved")
+    converted = [interleaved_to_half(w, head_dim=head_dim) for w in (w_q, w_k)]
+    np.testing.assert_allclose(scores(*converted, "half"), before, atol=1e-9)
+    # Reordering the whole projection as one vector mixes the heads: wrong scores.
+    mixed = [interleaved_to_half(w, head_dim=n_heads * head_dim) for w in (w_q, w_k)]
+    assert not np.allclose(scores(*mixed, "half"), before)
 
 
 def test_batches_and_float32():
@@ -117,7 +163,10 @@ def test_batches_and_float32():
         ),
         (lambda: apply_rotary(np.ones((2, 4)), base=0.0), ValueError, "base must be a finite"),
         (lambda: rotary_frequencies(0), ValueError, "head_dim must be an integer >= 2"),
-        (lambda: interleaved_to_half(np.ones(3)), ValueError, "even last dimension"),
+        (lambda: interleaved_to_half(np.ones(6), head_dim=4), ValueError, "multiple of head_dim=4"),
+        (lambda: half_to_interleaved(np.ones(6), head_dim=3), ValueError, "head_dim must be even"),
+        (lambda: interleaved_to_half(np.ones(4), head_dim=4.0), TypeError, "head_dim must be an"),
+        (lambda: half_to_interleaved(np.float64(1.0), head_dim=2), ValueError, "multiple of"),
     ],
 )
 def test_bad_arguments(call, error, message):

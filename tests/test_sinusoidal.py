@@ -131,6 +131,11 @@ def test_values_are_bounded_and_pairs_lie_on_the_unit_circle(n_positions, d_mode
             TypeError,
             "base must be a finite real number",
         ),
+        (
+            {"n_positions": 4, "d_model": 4, "layout": "half"},
+            ValueError,
+            r"layout must be one of \('interleaved', 'concatenated'\), got 'half'",
+        ),
     ],
 )
 def test_bad_arguments_raise_a_clear_error(kwargs, error, message):
@@ -141,3 +146,43 @@ def test_bad_arguments_raise_a_clear_error(kwargs, error, message):
 def test_base_must_be_passed_by_keyword():
     with pytest.raises(TypeError):
         sinusoidal_encoding(4, 6, 10000.0)  # type: ignore[misc]
+
+
+def tensor2tensor_timing_signal(length, channels, max_timescale=1.0e4):
+    """tensor2tensor's get_timing_signal_1d (common_attention.py), transcribed one value at a time.
+
+    num_timescales = channels // 2; log_timescale_increment = log(max_timescale) /
+    max(num_timescales - 1, 1); inv_timescales[i] = exp(-i * increment); the signal is
+    [sin(pos * inv) | cos(pos * inv)], padded with a zero column when channels is odd.
+    fairseq's SinusoidalPositionalEmbedding.get_embedding computes the same for channels >= 4.
+    """
+    num_timescales = channels // 2
+    increment = math.log(max_timescale) / max(num_timescales - 1, 1)
+    rows = []
+    for position in range(length):
+        scaled = [position * math.exp(-i * increment) for i in range(num_timescales)]
+        row = [math.sin(a) for a in scaled] + [math.cos(a) for a in scaled]
+        rows.append(row + [0.0] * (channels % 2))
+    return np.array(rows).reshape(length, channels)
+
+
+@pytest.mark.parametrize(("n_positions", "d_model"), [(5, 8), (3, 7), (4, 2), (2, 1), (50, 64)])
+def test_concatenated_layout_is_tensor2tensors_timing_signal(n_positions, d_model):
+    np.testing.assert_allclose(
+        sinusoidal_encoding(n_positions, d_model, layout="concatenated"),
+        tensor2tensor_timing_signal(n_positions, d_model),
+        rtol=0,
+        atol=1e-12,
+    )
+
+
+def test_concatenated_layout_reference_values():
+    # d_model = 6: three frequencies 1, 10000 ** -0.5 = 0.01, 10000 ** -1 = 0.0001, so the
+    # slowest column turns at exactly 1 / base, where the paper's layout stops at
+    # 10000 ** -(4/6).
+    row = sinusoidal_encoding(3, 6, layout="concatenated")[2]
+    expected = [math.sin(2), math.sin(0.02), math.sin(0.0002)]
+    expected += [math.cos(2), math.cos(0.02), math.cos(0.0002)]
+    np.testing.assert_allclose(row, expected, rtol=0, atol=1e-15)
+    paper = sinusoidal_encoding(3, 6)[2]
+    assert not np.allclose(np.sort(row), np.sort(paper))

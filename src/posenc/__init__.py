@@ -5,14 +5,15 @@ The public names below are the ones the lessons teach; every other module is pri
 """
 
 from posenc.alibi import alibi_bias, alibi_slopes
-from posenc.attention import self_attention, softmax
+from posenc.attention import scaled_dot_product_attention, self_attention, softmax
 from posenc.learned import embed_positions, learned_position_table
-from posenc.relative import (
-    relative_position_bucket,
-    relative_position_buckets,
-    scaled_dot_product_attention,
+from posenc.relative import relative_position_bucket, relative_position_buckets
+from posenc.rotary import (
+    apply_rotary,
+    half_to_interleaved,
+    interleaved_to_half,
+    rotary_frequencies,
 )
-from posenc.rotary import apply_rotary, interleaved_to_half, rotary_frequencies
 from posenc.sinusoidal import sinusoidal_encoding
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "alibi_slopes",
     "apply_rotary",
     "embed_positions",
+    "half_to_interleaved",
     "interleaved_to_half",
     "learned_position_table",
     "relative_position_bucket",

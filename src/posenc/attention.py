@@ -1,9 +1,9 @@
-"""Softmax and the simplest self-attention, the order-blind baseline of the lessons."""
+"""Softmax and scaled dot-product attention, with self-attention as its simplest case."""
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import as_real_array, check_integer
+from posenc._validation import as_real_array, check_integer, check_positive_real
 
 
 def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
@@ -64,16 +64,21 @@ def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
     # A slice of -inf would give -inf - -inf = nan; shifting such slices by 0 keeps them -inf.
     peak = np.where(np.isfinite(peak), peak, 0)
     exps = np.exp(scores - peak)
-    return exps / exps.sum(axis=axis, keepdims=True)
+    # A slice of only -inf sums to 0: its result is the documented nan, not a warning.
+    with np.errstate(invalid="ignore"):
+        return exps / exps.sum(axis=axis, keepdims=True)
 
 
-def self_attention(x: ArrayLike) -> np.ndarray:
+def self_attention(x: ArrayLike, *, causal: bool = False) -> np.ndarray:
     r"""Single-head self-attention with no learned weights: queries, keys and values are `x`.
 
-    Computes $\operatorname{softmax}(x x^\top / \sqrt{d})\, x$, the scaled dot-product
-    attention of Vaswani et al. with $Q = K = V = x$. It has no notion of order:
-    permuting the rows of `x` permutes the rows of the result in the same way (permutation
-    equivariance), which is why transformers need a positional encoding.
+    Computes $\operatorname{softmax}(x x^\top / \sqrt{d} + M)\, x$, the scaled dot-product
+    attention of Vaswani et al. with $Q = K = V = x$. Without a mask ($M = 0$, an encoder)
+    it has no notion of order: permuting the rows of `x` permutes the rows of the result in
+    the same way (permutation equivariance), which is why such a model needs a positional
+    encoding. With `causal=True`, $M$ is $-\infty$ above the diagonal (a decoder): row `i`
+    averages rows `0..i` only, so a token's output depends on how many tokens precede it and
+    the equivariance is broken.
 
     Parameters
     ----------
@@ -81,12 +86,15 @@ def self_attention(x: ArrayLike) -> np.ndarray:
         Real numbers of shape `(..., n, d)`: `n` token vectors of size `d`; any leading
         dimensions are batch dimensions.
         `n` may be 0; `d` must be at least 1.
+    causal : bool, default False
+        Mask every key after its query, as a decoder does.
 
     Returns
     -------
     ndarray
-        Shape `(..., n, d)`. Each row is a weighted average of the rows of `x`. float32
-        input gives float32, float64 and integer input give float64.
+        Shape `(..., n, d)`. Each row is a weighted average of the rows of `x` (of the rows up
+        to it when `causal`). float32 input gives float32, float64 and integer input give
+        float64.
 
     Raises
     ------
@@ -98,7 +106,7 @@ def self_attention(x: ArrayLike) -> np.ndarray:
     References
     ----------
     - A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.2.1,
-      equation (1).
+      equation (1), and section 3.2.3 (masking in the decoder).
 
     Examples
     --------
@@ -109,15 +117,118 @@ def self_attention(x: ArrayLike) -> np.ndarray:
     (4, 6)
     >>> bool(np.allclose(self_attention(x[::-1]), self_attention(x)[::-1]))
     True
+    >>> bool(np.allclose(self_attention(x, causal=True)[0], x[0]))  # row 0 sees only itself
+    True
     """
     tokens = as_real_array("x", x)
     if tokens.ndim < 2:
         raise ValueError(
             f"x must have shape (..., n, d) with at least 2 dimensions, got shape {tokens.shape}"
         )
-    d = tokens.shape[-1]
-    if d == 0:
+    if tokens.shape[-1] == 0:
         raise ValueError(f"x must have a last dimension d >= 1, got shape {tokens.shape}")
-    scale = np.sqrt(np.asarray(d, dtype=tokens.dtype))
-    scores = tokens @ np.swapaxes(tokens, -1, -2) / scale
-    return softmax(scores, axis=-1) @ tokens
+    return scaled_dot_product_attention(tokens, tokens, tokens, causal=causal)
+
+
+def scaled_dot_product_attention(
+    q: ArrayLike,
+    k: ArrayLike,
+    v: ArrayLike,
+    *,
+    bias: ArrayLike | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+) -> np.ndarray:
+    r"""Attention $\operatorname{softmax}(s\, q k^\top + bias)\, v$, with an optional mask.
+
+    The scale $s$ is $1/\sqrt{d}$ by default, as in the original Transformer. T5 uses
+    $s = 1$: its initialisation already scales the query projection (Mesh TensorFlow), so
+    its attention has no $1/\sqrt{d}$. `self_attention(x)` is the case `q = k = v = x`
+    without bias. ALiBi (`alibi_bias`) and T5's bucketed biases plug in as `bias`.
+
+    Parameters
+    ----------
+    q : array_like
+        Queries, shape `(..., n_q, d)`.
+    k : array_like
+        Keys, shape `(..., n_k, d)`.
+    v : array_like
+        Values, shape `(..., n_k, d_v)`.
+    bias : array_like, optional
+        Added to the scaled scores; broadcastable to `(..., n_q, n_k)`, for example
+        `(n_heads, n_q, n_k)`. `-inf` entries mask keys out.
+    causal : bool, default False
+        Mask every key after its query (needs `n_q == n_k`).
+    scale : float, optional
+        Factor of the scores $q k^\top$, a finite number `> 0`. None (the default) means
+        $1/\sqrt{d}$; T5 uses 1.0.
+
+    Returns
+    -------
+    ndarray
+        Shape `(..., n_q, d_v)`. float32 when every input is float32, otherwise float64.
+        A query row whose keys are all masked (`-inf` everywhere) gives NaN: its softmax is
+        undefined. (PyTorch's `scaled_dot_product_attention` returns zeros for such rows in
+        its recent versions.)
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not fit together, the bias cannot be broadcast to the scores,
+        `causal` is set with `n_q != n_k`, or `scale` is not finite and `> 0`.
+    TypeError
+        If an input does not hold real numbers, or `scale` is not a real number.
+
+    References
+    ----------
+    - A. Vaswani et al., "Attention Is All You Need", NeurIPS 2017, section 3.2.1,
+      equation (1).
+    - C. Raffel et al., "Exploring the Limits of Transfer Learning with a Unified
+      Text-to-Text Transformer", JMLR 2020; the scores without $1/\sqrt{d}$ are in the T5
+      code (Mesh TensorFlow) and in Hugging Face's `modeling_t5.py` (`T5Attention`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc import scaled_dot_product_attention
+    >>> x = np.eye(3)
+    >>> out = scaled_dot_product_attention(x, x, x, causal=True)
+    >>> print(np.round(out[0], 3))
+    [1. 0. 0.]
+    >>> q = k = np.array([[2.0, 0.0], [0.0, 2.0]])
+    >>> print(np.round(scaled_dot_product_attention(q, k, np.eye(2), scale=1.0), 3))
+    [[0.982 0.018]
+     [0.018 0.982]]
+    """
+    queries, keys, values = (as_real_array(name, a) for name, a in (("q", q), ("k", k), ("v", v)))
+    for name, array in (("q", queries), ("k", keys), ("v", values)):
+        if array.ndim < 2:
+            raise ValueError(f"{name} must have shape (..., n, d), got shape {array.shape}")
+    if queries.shape[-1] != keys.shape[-1]:
+        raise ValueError(
+            f"q and k must have the same last dimension d, got {queries.shape} and {keys.shape}"
+        )
+    if keys.shape[-2] != values.shape[-2]:
+        raise ValueError(
+            f"k and v must have the same number of rows n_k, got {keys.shape} and {values.shape}"
+        )
+    scores = queries @ np.swapaxes(keys, -1, -2)
+    if scale is None:
+        scores = scores / np.sqrt(np.asarray(queries.shape[-1], dtype=scores.dtype))
+    else:
+        scores = scores * np.asarray(check_positive_real("scale", scale), dtype=scores.dtype)
+    if bias is not None:
+        extra = as_real_array("bias", bias)
+        try:
+            np.broadcast_shapes(extra.shape, scores.shape)
+        except ValueError:
+            raise ValueError(
+                f"bias of shape {extra.shape} cannot be added to scores of shape {scores.shape}"
+            ) from None
+        scores = scores + extra.astype(scores.dtype, copy=False)
+    if causal:
+        n_q, n_k = scores.shape[-2:]
+        if n_q != n_k:
+            raise ValueError(f"causal attention needs n_q == n_k, got {n_q} and {n_k}")
+        scores = np.where(np.triu(np.ones((n_q, n_k), dtype=bool), k=1), -np.inf, scores)
+    return softmax(scores, axis=-1) @ values

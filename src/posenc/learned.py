@@ -11,9 +11,12 @@ def learned_position_table(
 ) -> np.ndarray:
     """A position embedding table as it is before training: small random values.
 
-    BERT and GPT-2 learn one vector per position, initialised from a normal distribution
-    with standard deviation 0.02, and add it to the token embeddings. Training then shapes
-    the rows; a row that training never reached stays random.
+    BERT and GPT-2 learn one vector per position and add it to the token embeddings. Both
+    start it from small random values: GPT-2's released code draws its position table from
+    a normal distribution with standard deviation 0.01 (its token table 0.02); BERT's from a
+    normal truncated at two standard deviations, with standard deviation 0.02. Hugging
+    Face's re-implementations use a plain normal with `initializer_range` 0.02 for both.
+    Training then shapes the rows; a row that training never reached stays random.
 
     Parameters
     ----------
@@ -41,9 +44,12 @@ def learned_position_table(
 
     References
     ----------
-    - J. Devlin et al., "BERT", NAACL 2019, section 3 and appendix A.2.
+    - J. Devlin et al., "BERT", NAACL 2019, section 3 and appendix A.2; the BERT code,
+      `google-research/bert`, `modeling.py` (`embedding_postprocessor`,
+      `create_initializer`: `truncated_normal_initializer(stddev=0.02)`).
     - A. Radford et al., "Language Models are Unsupervised Multitask Learners", 2019,
-      section 2.3 (GPT-2: 1024 positions).
+      section 2.3 (GPT-2: 1024 positions); the GPT-2 code, `openai/gpt-2`, `src/model.py`
+      (`wpe` with `stddev=0.01`, `wte` with `stddev=0.02`).
 
     Examples
     --------
@@ -59,15 +65,23 @@ def learned_position_table(
     return np.random.default_rng(seed).normal(0.0, std, size=(max_positions, d_model))
 
 
-def embed_positions(table: ArrayLike, positions: ArrayLike) -> np.ndarray:
-    """Look up the rows of a learned table for the given positions.
+def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) -> np.ndarray:
+    """Look up the rows of a learned table for the given positions: `table[positions + offset]`.
+
+    Some models keep rows at the start of their table that no position uses. OPT and BART
+    look up position `p` in row `p + 2` (`offset=2`; Hugging Face Transformers,
+    `OPTLearnedPositionalEmbedding` and `BartLearnedPositionalEmbedding`), and RoBERTa numbers
+    its positions from `padding_idx + 1 = 2` (`create_position_ids_from_input_ids`), so
+    its 514-row table holds 512 positions. Loading such a table, pass the model's offset.
 
     Parameters
     ----------
     table : array_like
         Shape `(max_positions, d_model)`.
     positions : array_like of int
-        Any shape; every value in `[0, max_positions - 1]`.
+        Any shape; every `position + offset` in `[0, max_positions - 1]`.
+    offset : int, default 0
+        Added to every position before the lookup, `>= 0`.
 
     Returns
     -------
@@ -77,17 +91,26 @@ def embed_positions(table: ArrayLike, positions: ArrayLike) -> np.ndarray:
     Raises
     ------
     TypeError
-        If `positions` does not hold integers.
+        If `positions` does not hold integers, or `offset` is not an integer.
     ValueError
-        If `table` is not 2-D, or a position is negative or `>= max_positions`: the table
-        has no row for it, which is why such a model cannot read a longer input.
+        If `table` is not 2-D, `offset < 0`, or a position falls outside the table: the
+        table has no row for it, which is why such a model cannot read a longer input.
+
+    References
+    ----------
+    - Hugging Face Transformers, `src/transformers/models/opt/modeling_opt.py`
+      (`OPTLearnedPositionalEmbedding`, offset 2) and
+      `src/transformers/models/bart/modeling_bart.py` (`BartLearnedPositionalEmbedding`).
 
     Examples
     --------
+    >>> import numpy as np
     >>> from posenc.learned import embed_positions, learned_position_table
     >>> table = learned_position_table(4, 2)
     >>> embed_positions(table, [0, 3]).shape
     (2, 2)
+    >>> bool(np.array_equal(embed_positions(table, [0, 1], offset=2), table[[2, 3]]))
+    True
     >>> embed_positions(table, [4])
     Traceback (most recent call last):
     ...
@@ -99,12 +122,16 @@ def embed_positions(table: ArrayLike, positions: ArrayLike) -> np.ndarray:
     where = np.asarray(positions)
     if where.dtype == np.bool_ or not np.issubdtype(where.dtype, np.integer):
         raise TypeError(f"positions must hold integers, got an array of dtype {where.dtype}")
+    offset = check_integer("offset", offset, minimum=0)
     max_positions = rows.shape[0]
-    outside = (where < 0) | (where >= max_positions)
+    last = max_positions - 1 - offset
+    outside = (where < 0) | (where > last)
     if np.any(outside):
         bad = int(where[outside].flat[0])
+        table_size = f"max_positions={max_positions}" + (f" and offset={offset}" if offset else "")
+        if last < 0:
+            raise ValueError(f"position {bad} is beyond the table: {table_size} leave no row")
         raise ValueError(
-            f"position {bad} is beyond the table: max_positions={max_positions}, "
-            f"so positions run from 0 to {max_positions - 1}"
+            f"position {bad} is beyond the table: {table_size}, so positions run from 0 to {last}"
         )
-    return rows[where]
+    return rows[where + offset]

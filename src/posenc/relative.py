@@ -1,10 +1,9 @@
-"""Relative position buckets of T5 (Raffel et al., 2020) and attention with an additive bias."""
+"""Relative position buckets of T5 (Raffel et al., 2020)."""
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import as_real_array, check_integer
-from posenc.attention import softmax
+from posenc._validation import check_integer
 
 
 def relative_position_bucket(
@@ -124,87 +123,3 @@ def relative_position_buckets(
     return relative_position_bucket(
         relative, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )
-
-
-def scaled_dot_product_attention(
-    q: ArrayLike,
-    k: ArrayLike,
-    v: ArrayLike,
-    *,
-    bias: ArrayLike | None = None,
-    causal: bool = False,
-) -> np.ndarray:
-    r"""Attention $\operatorname{softmax}(q k^\top / \sqrt{d} + bias)\, v$, with an optional mask.
-
-    The first lesson's `self_attention(x)` is the special case `q = k = v = x` without bias.
-    ALiBi (`alibi_bias`) and T5's bucketed biases plug in as `bias`.
-
-    Parameters
-    ----------
-    q : array_like
-        Queries, shape `(..., n_q, d)`.
-    k : array_like
-        Keys, shape `(..., n_k, d)`.
-    v : array_like
-        Values, shape `(..., n_k, d_v)`.
-    bias : array_like, optional
-        Added to the scores; broadcastable to `(..., n_q, n_k)`, for example
-        `(n_heads, n_q, n_k)`. `-inf` entries mask keys out.
-    causal : bool, default False
-        Mask every key after its query (needs `n_q == n_k`).
-
-    Returns
-    -------
-    ndarray
-        Shape `(..., n_q, d_v)`. float32 when every input is float32, otherwise float64.
-
-    Raises
-    ------
-    ValueError
-        If the shapes do not fit together, the bias cannot be broadcast to the scores, or
-        `causal` is set with `n_q != n_k`.
-    TypeError
-        If an input does not hold real numbers.
-
-    References
-    ----------
-    - A. Vaswani et al., NeurIPS 2017, section 3.2.1, equation (1).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from posenc.relative import scaled_dot_product_attention
-    >>> x = np.eye(3)
-    >>> out = scaled_dot_product_attention(x, x, x, causal=True)
-    >>> print(np.round(out[0], 3))
-    [1. 0. 0.]
-    """
-    queries, keys, values = (as_real_array(name, a) for name, a in (("q", q), ("k", k), ("v", v)))
-    for name, array in (("q", queries), ("k", keys), ("v", values)):
-        if array.ndim < 2:
-            raise ValueError(f"{name} must have shape (..., n, d), got shape {array.shape}")
-    if queries.shape[-1] != keys.shape[-1]:
-        raise ValueError(
-            f"q and k must have the same last dimension d, got {queries.shape} and {keys.shape}"
-        )
-    if keys.shape[-2] != values.shape[-2]:
-        raise ValueError(
-            f"k and v must have the same number of rows n_k, got {keys.shape} and {values.shape}"
-        )
-    scale = np.sqrt(np.asarray(queries.shape[-1], dtype=queries.dtype))
-    scores = queries @ np.swapaxes(keys, -1, -2) / scale
-    if bias is not None:
-        extra = as_real_array("bias", bias)
-        try:
-            np.broadcast_shapes(extra.shape, scores.shape)
-        except ValueError:
-            raise ValueError(
-                f"bias of shape {extra.shape} cannot be added to scores of shape {scores.shape}"
-            ) from None
-        scores = scores + extra.astype(scores.dtype, copy=False)
-    if causal:
-        n_q, n_k = scores.shape[-2:]
-        if n_q != n_k:
-            raise ValueError(f"causal attention needs n_q == n_k, got {n_q} and {n_k}")
-        scores = np.where(np.triu(np.ones((n_q, n_k), dtype=bool), k=1), -np.inf, scores)
-    return softmax(scores, axis=-1) @ values

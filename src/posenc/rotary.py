@@ -78,6 +78,9 @@ def apply_rotary(
         paper and GPT-J. `"half"`: `(i, i + head_dim / 2)`, as in GPT-NeoX and the LLaMA
         family in Hugging Face Transformers (`rotate_half`). Weights trained with one layout
         give wrong results, silently, with the other; see `interleaved_to_half`.
+        Meta's LLaMA reference code is interleaved (complex numbers); Hugging Face's conversion
+        script reorders the weights so that its `rotate_half` (the half layout) gives the same
+        model.
 
     Returns
     -------
@@ -138,35 +141,113 @@ def apply_rotary(
     return np.concatenate([rotated_first, rotated_second], axis=-1)
 
 
-def interleaved_to_half(x: ArrayLike) -> np.ndarray:
-    """Reorder the last axis from the interleaved pair layout to the half layout.
+def _head_order(x: ArrayLike, head_dim: object) -> tuple[np.ndarray, int]:
+    """Check `x` and `head_dim` for the layout conversions; return the array and `head_dim`."""
+    values = np.asarray(x)
+    head_dim = check_integer("head_dim", head_dim, minimum=2)
+    if head_dim % 2:
+        raise ValueError(f"head_dim must be even (pairs of dimensions rotate), got {head_dim}")
+    if values.ndim == 0 or values.shape[-1] % head_dim:
+        raise ValueError(
+            f"x must have a last dimension that is a multiple of head_dim={head_dim} "
+            f"(n_heads * head_dim), got shape {values.shape}"
+        )
+    return values, head_dim
 
-    `apply_rotary(x, layout="interleaved")` reordered this way equals
-    `apply_rotary(interleaved_to_half(x), layout="half")`. Applied to the rows of the query
-    and key projection weights, it converts a checkpoint from one layout to the other.
+
+def interleaved_to_half(x: ArrayLike, *, head_dim: int) -> np.ndarray:
+    """Reorder the last axis, head by head, from the interleaved layout to the half layout.
+
+    Within each head of `head_dim` dimensions, dimensions `0, 2, 4, ...` come first, then
+    `1, 3, 5, ...`. So `apply_rotary(x, layout="interleaved")` reordered this way equals
+    `apply_rotary(interleaved_to_half(x, head_dim=d), layout="half")`.
+
+    To move a checkpoint from GPT-J style (interleaved) to GPT-NeoX style (half, as in
+    `rotate_half`), apply it to the output rows of the query and key projections, that is
+    to `W_q.T` and `W_k.T` of shape `(d_model, n_heads * head_dim)` and to their biases
+    where a model has them (Qwen does). With grouped-query attention the keys have fewer
+    heads; the reordering is the same, per head. Reordering the whole projection as one
+    vector, instead of head by head, mixes the heads and gives a silently wrong model.
 
     Parameters
     ----------
     x : array_like
-        Shape `(..., head_dim)` with `head_dim` even.
+        Shape `(..., n_heads * head_dim)`: one or more heads side by side on the last axis.
+    head_dim : int
+        Size of one head, even and `>= 2`.
 
     Returns
     -------
     ndarray
-        Same shape and dtype: dimensions `0, 2, 4, ...` first, then `1, 3, 5, ...`.
+        Same shape and dtype as `x`.
 
     Raises
     ------
+    TypeError
+        If `head_dim` is not an integer.
     ValueError
-        If `x` is a scalar or its last dimension is odd.
+        If `head_dim` is odd or `< 2`, or the last dimension of `x` is not a multiple of it.
+
+    See Also
+    --------
+    half_to_interleaved : the inverse.
+
+    References
+    ----------
+    - Hugging Face Transformers, `src/transformers/models/llama/convert_llama_weights_to_hf.py`
+      (`permute`: Meta's interleaved LLaMA weights to the half layout, per head).
 
     Examples
     --------
-    >>> from posenc.rotary import interleaved_to_half
-    >>> print(interleaved_to_half([0, 1, 2, 3, 4, 5]))
-    [0 2 4 1 3 5]
+    >>> import numpy as np
+    >>> from posenc import interleaved_to_half
+    >>> print(interleaved_to_half(np.arange(8), head_dim=4))  # 2 heads of 4
+    [0 2 1 3 4 6 5 7]
     """
-    values = np.asarray(x)
-    if values.ndim == 0 or values.shape[-1] % 2:
-        raise ValueError(f"x must have an even last dimension, got shape {values.shape}")
-    return np.concatenate([values[..., 0::2], values[..., 1::2]], axis=-1)
+    values, head_dim = _head_order(x, head_dim)
+    heads = values.reshape(*values.shape[:-1], values.shape[-1] // head_dim, head_dim // 2, 2)
+    return np.swapaxes(heads, -1, -2).reshape(values.shape)
+
+
+def half_to_interleaved(x: ArrayLike, *, head_dim: int) -> np.ndarray:
+    """Reorder the last axis, head by head, from the half layout to the interleaved layout.
+
+    The inverse of `interleaved_to_half`: within each head, dimension `i` of the first half
+    and dimension `i` of the second half become the pair `(2i, 2i + 1)`.
+
+    Parameters
+    ----------
+    x : array_like
+        Shape `(..., n_heads * head_dim)`.
+    head_dim : int
+        Size of one head, even and `>= 2`.
+
+    Returns
+    -------
+    ndarray
+        Same shape and dtype as `x`.
+
+    Raises
+    ------
+    TypeError
+        If `head_dim` is not an integer.
+    ValueError
+        If `head_dim` is odd or `< 2`, or the last dimension of `x` is not a multiple of it.
+
+    See Also
+    --------
+    interleaved_to_half : the inverse.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc import half_to_interleaved, interleaved_to_half
+    >>> print(half_to_interleaved(np.arange(8), head_dim=4))
+    [0 2 1 3 4 6 5 7]
+    >>> x = np.arange(12)
+    >>> bool(np.array_equal(half_to_interleaved(interleaved_to_half(x, head_dim=6), head_dim=6), x))
+    True
+    """
+    values, head_dim = _head_order(x, head_dim)
+    heads = values.reshape(*values.shape[:-1], values.shape[-1] // head_dim, 2, head_dim // 2)
+    return np.swapaxes(heads, -1, -2).reshape(values.shape)
