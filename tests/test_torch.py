@@ -112,3 +112,23 @@ def test_rotary_module_defaults_and_conventions():
         module(torch.zeros(5, 6))
     with pytest.raises(ValueError, match=r"positions must be integers of shape \(5,\)"):
         module(x, torch.arange(4))
+
+
+def test_attention_matches_torch_sdpa_and_differs_on_fully_masked_rows():
+    from posenc import scaled_dot_product_attention
+
+    rng = np.random.default_rng(0)
+    q, k, v = rng.normal(size=(3, 2, 4, 8))
+    bias = np.zeros((4, 4))
+    bias[0] = -np.inf  # query 0 may look at no key
+    ours = scaled_dot_product_attention(q, k, v, bias=bias)
+    theirs = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.from_numpy(a) for a in (q, k, v)), attn_mask=torch.from_numpy(bias)
+    ).numpy()
+    np.testing.assert_allclose(ours[:, 1:], theirs[:, 1:], rtol=1e-10, atol=1e-12)
+    assert np.isnan(ours[:, 0]).all()  # posenc: the softmax of nothing is undefined
+    np.testing.assert_array_equal(theirs[:, 0], 0.0)  # PyTorch: zeros for such a row
+    t5 = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.from_numpy(a) for a in (q, k, v)), scale=1.0
+    ).numpy()
+    np.testing.assert_allclose(scaled_dot_product_attention(q, k, v, scale=1.0), t5, atol=1e-12)

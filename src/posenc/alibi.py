@@ -65,7 +65,10 @@ def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.nda
     causal : bool, default True
         True: a query at `i` sees keys `j <= i` with bias `-slope * (i - j)`, and the keys
         after it get `-inf` (the causal mask), as in the paper's language models. False: the
-        symmetric variant `-slope * |i - j|` for encoders.
+        symmetric variant `-slope * |i - j|` for encoders. That variant is not in the paper
+        (which trains causal language models only); the first author describes it in the
+        reference repository's issue #5. A key two places to the left and one two places to
+        the right get the same bias, so on its own it cannot tell left from right.
 
     Returns
     -------
@@ -81,6 +84,8 @@ def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.nda
     References
     ----------
     - O. Press et al., ICLR 2022, section 3, figure 3.
+    - `ofirpress/attention_with_linear_biases`, issue #5, "Modifying ALiBi for
+      Encoder-Attention or Cross-Attention" (the symmetric variant).
 
     Examples
     --------
