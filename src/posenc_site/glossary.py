@@ -29,21 +29,32 @@ _TURKISH_ALPHABET = "abcçdefgğhıijklmnoöprsştuüvyz"
 
 
 def turkish_sort_key(text: str) -> list[int]:
-    """Sort key in Turkish alphabetical order (ç after c, ı before i, ş after s, ...)."""
+    """Sort key in Turkish alphabetical order (ç after c, ı before i, ş after s, ...).
+
+    Word by word, as in a dictionary: "kod çözücü" comes before "kodlayıcı".
+    """
     lowered = text.replace("I", "ı").replace("İ", "i").lower()
-    return [_TURKISH_ALPHABET.find(c) if c in _TURKISH_ALPHABET else 100 + ord(c) for c in lowered]
+    return [
+        -1 if c == " " else _TURKISH_ALPHABET.find(c) if c in _TURKISH_ALPHABET else 100 + ord(c)
+        for c in lowered
+    ]
 
 
-def glossary_table(language: str | None = None) -> str:
-    """The glossary as a Markdown table, notes in ``language`` (default: the page's)."""
+def glossary_table(language: str | None = None, docs_dir: Path | None = None) -> str:
+    """The glossary as a Markdown table in ``language`` (default: the page's).
+
+    The page's language comes first: its term in the first column, its notes, its alphabetical
+    order (Turkish order on the Turkish page).
+    """
     language = language or context.current.language
-    head = {
-        "en": "| English | Turkish | Note |",
-        "tr": "| İngilizce | Türkçe | Not |",
-    }[language]
-    rows = [head, "| --- | --- | --- |"]
-    key = (lambda t: t.en.casefold()) if language == "en" else (lambda t: turkish_sort_key(t.tr))
-    for term in sorted(load(), key=key):
-        note = term.note_en if language == "en" else term.note_tr
-        rows.append(f"| {term.en} | {term.tr} | {note} |")
+    rows = {
+        "en": ["| English | Turkish | Note |"],
+        "tr": ["| Türkçe | İngilizce | Not |"],
+    }[language] + ["| --- | --- | --- |"]
+    if language == "en":
+        for term in sorted(load(docs_dir), key=lambda t: t.en.casefold()):
+            rows.append(f"| {term.en} | {term.tr} | {term.note_en} |")
+    else:
+        for term in sorted(load(docs_dir), key=lambda t: turkish_sort_key(t.tr)):
+            rows.append(f"| {term.tr} | {term.en} | {term.note_tr} |")
     return "\n".join(rows)

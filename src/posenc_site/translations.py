@@ -40,7 +40,7 @@ _LABELS = {
         "page": "Sayfa",
         "state": "Türkçe çeviri",
         UP_TO_DATE: "güncel",
-        OUTDATED: "eski",
+        OUTDATED: "güncel değil",
         MISSING: "yok",
     },
 }
