@@ -21,13 +21,13 @@ SAY = {
     },
     "tr": {
         "right": "Doğru!",
-        "wrong": "Tam değil, yeniden dene.",
+        "wrong": "Tam olmadı, bir daha dene.",
         "empty": "Önce bir cevap seç.",
         "empty_blank": "Önce bütün boşlukları doldur.",
-        "empty_match": "Önce her kavramı eşleştir.",
+        "empty_match": "Önce bütün eşleştirmeleri yap.",
         "check": "Kontrol et",
         "show": "Cevabı göster",
-        "why_not_a": "A neden değil:",
+        "why_not_a": "Neden A değil:",
         "blank_1": "Boşluk 1",
     },
 }

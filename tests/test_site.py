@@ -139,8 +139,10 @@ def test_turkish_pages_have_no_english_interface_text(site):
         for english in ENGLISH_ONLY:
             assert english not in html, (page, english)
     api = (site / "tr/reference/api/index.html").read_text(encoding="utf-8")
-    for label in ("Parametreler:", "Döndürür:", "Fırlatır:", "Örnekler:", "<summary>Kaynaklar"):
+    for label in ("Parametreler:", "Dönüş değeri:", "Hatalar:", "Örnekler:", "<summary>Kaynaklar"):
         assert label in api, label
+    for verb in ("Döndürür:", "Fırlatır:", "Uyarır:"):  # section titles are nouns
+        assert verb not in api, verb
     english_api = (site / "reference/api/index.html").read_text(encoding="utf-8")
     assert "Parameters:" in english_api
     assert "<summary>References" in english_api

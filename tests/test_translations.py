@@ -56,6 +56,9 @@ def test_command_line(docs, capsys):
 def test_status_table_in_both_languages(docs):
     assert "| `sub/b.md` | missing |" in translations.status_table("en", docs)
     assert "| `sub/b.md` | yok |" in translations.status_table("tr", docs)
+    # The same words as the banner of an outdated page ("Bu çeviri güncel değil").
+    assert "| `c.md` | güncel değil |" in translations.status_table("tr", docs)
+    assert "| `c.md` | outdated |" in translations.status_table("en", docs)
 
 
 def test_every_translation_of_the_site_is_up_to_date():
@@ -70,7 +73,7 @@ def test_status_page_is_built_in_both_languages(site):
     turkish = (site / "tr/translation-status/index.html").read_text(encoding="utf-8")
     words = {
         "en": {UP_TO_DATE: "up to date", OUTDATED: "outdated", MISSING: "missing"},
-        "tr": {UP_TO_DATE: "güncel", OUTDATED: "eski", MISSING: "yok"},
+        "tr": {UP_TO_DATE: "güncel", OUTDATED: "güncel değil", MISSING: "yok"},
     }
     for page in status(DOCS):
         name = page.english.relative_to(DOCS).as_posix()
@@ -87,6 +90,6 @@ def test_editing_an_english_page_shows_the_banner_on_its_twin(project_copy, tmp_
     assert "Bu çeviri güncel değil" in page
     assert '<a href="../../../lessons/positional-encoding/" hreflang="en">' in page
     status_page = (tmp_path / "out/tr/translation-status/index.html").read_text("utf-8")
-    assert "<code>lessons/positional-encoding.md</code></td>\n<td>eski</td>" in status_page
+    assert "<code>lessons/positional-encoding.md</code></td>\n<td>güncel değil</td>" in status_page
     untouched = (tmp_path / "out/tr/index.html").read_text("utf-8")
     assert "Bu çeviri güncel değil" not in untouched

@@ -137,6 +137,7 @@ def test_turkish_glossary_is_in_turkish_alphabetical_order():
     from posenc_site.glossary import turkish_sort_key
 
     words = ["öz-dikkat", "dış değerleme", "çarpım", "ışık", "iç", "döner", "kısa", "konum"]
+    words += ["kodlayıcı", "kod çözücü"]
     assert sorted(words, key=turkish_sort_key) == [
         "çarpım",
         "dış değerleme",
@@ -144,6 +145,97 @@ def test_turkish_glossary_is_in_turkish_alphabetical_order():
         "ışık",
         "iç",
         "kısa",
+        "kod çözücü",  # word by word, as in a dictionary
+        "kodlayıcı",
         "konum",
         "öz-dikkat",
     ]
+
+
+def test_turkish_glossary_table_puts_the_turkish_term_first():
+    from posenc_site.glossary import glossary_table, turkish_sort_key
+
+    rows = glossary_table("tr", DOCS).splitlines()
+    assert rows[0] == "| Türkçe | İngilizce | Not |"
+    cells = [row.split(" | ") for row in rows[2:]]
+    turkish = [cell[0].removeprefix("| ") for cell in cells]
+    assert turkish == sorted((t.tr for t in GLOSSARY), key=turkish_sort_key)
+    assert ["| konum kodlaması", "positional encoding"] in [cell[:2] for cell in cells]
+    assert glossary_table("en", DOCS).splitlines()[0] == "| English | Turkish | Note |"
+
+
+# A 0-based index written as a Turkish ordinal is off by one: "3. başlık" is the third head,
+# index 2. An index takes "numaralı" ("3 numaralı başlık"); a true ordinal is written in words
+# ("üçüncü başlık"). The words below are those the lessons index from 0, with any suffix
+# (başlık softens to başlığ- before a vowel: "3. başlığında").
+_INDEXED = "başlı[kğ]|kova|konum|satır|sütun|boyut|indis|sıra|çift"
+_ORDINAL_INDEX = re.compile(rf"(?<![\w.,])(\d+)\. ((?:{_INDEXED})\w*)")
+_QUIZ = re.compile(r"^( *)(`{3,}|~{3,})quiz[^\n]*\n(.*?)^\1\2[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def turkish_text(path: Path) -> str:
+    """The page's prose and the text of its quizzes, without code, math or front matter."""
+    raw, text = path.read_text(encoding="utf-8"), prose(path)
+    for quiz in _QUIZ.finditer(raw):  # quiz questions and answers are prose too
+        start, end = quiz.span(3)
+        text = text[:start] + blank_out(_INLINE_CODE, raw[start:end]) + text[end:]
+    text = blank_out(_DISPLAY_MATH, text)
+    return blank_out(_INLINE_MATH, text)
+
+
+def ordinal_indices(path: Path) -> list[str]:
+    """Every "<number>. <indexed word>" in a Turkish page, with its line and the fix."""
+    text = turkish_text(path)
+    quizzes = [quiz.span(3) for quiz in _QUIZ.finditer(path.read_text(encoding="utf-8"))]
+    name = path.relative_to(DOCS) if path.is_relative_to(DOCS) else path.name
+    found = []
+    for match in _ORDINAL_INDEX.finditer(text):
+        starts_line = not text[text.rfind("\n", 0, match.start()) + 1 : match.start()].strip()
+        in_quiz = any(start <= match.start() < end for start, end in quizzes)
+        if starts_line and not in_quiz:
+            continue  # "3. başlık 0'ın ..." at the start of a line: item 3 of a numbered list
+        line = text.count("\n", 0, match.start()) + 1
+        number, word = match.groups()
+        found.append(f'{name}:{line}: "{match.group()}" -> "{number} numaralı {word}"')
+    return found
+
+
+@pytest.mark.parametrize("page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_pages_do_not_write_indices_as_ordinals(page):
+    found = ordinal_indices(page)
+    assert found == [], (
+        'a 0-based index written as an ordinal reads one too far ("3. başlık" is the third '
+        'head, index 2); write "3 numaralı başlık", or the ordinal in words:\n' + "\n".join(found)
+    )
+
+
+def test_the_ordinal_check_finds_an_index_written_as_an_ordinal(tmp_path):
+    page = tmp_path / "ordinal-check.tr.md"
+    page.write_text(
+        "---\ntitle: 3. başlık\n---\n"
+        "8 başlıklı bir modelin 3. başlığında eğim 1/8'dir.\n"
+        "Uzak anahtarlar 15. kovaya düşer; `pe[0]` 0. satırdır, $2. boyut$ değil.\n"
+        "```python\nx = 1  # 0. konum\n```\n"
+        "```quiz\n- type: choice\n  question: 600. konumdaki belirtece ne olur?\n"
+        "  explanation: >-\n    0. konumda her açı 0'dır.\n```\n",
+        "utf-8",
+    )
+    assert ordinal_indices(page) == [
+        'ordinal-check.tr.md:4: "3. başlığında" -> "3 numaralı başlığında"',
+        'ordinal-check.tr.md:5: "15. kovaya" -> "15 numaralı kovaya"',
+        'ordinal-check.tr.md:5: "0. satırdır" -> "0 numaralı satırdır"',
+        'ordinal-check.tr.md:11: "600. konumdaki" -> "600 numaralı konumdaki"',
+        'ordinal-check.tr.md:13: "0. konumda" -> "0 numaralı konumda"',
+    ]
+
+
+def test_the_ordinal_check_accepts_numaralı_and_other_numbers(tmp_path):
+    page = tmp_path / "ordinal-ok.tr.md"
+    page.write_text(
+        "8 başlıklı bir modelin 3 numaralı başlığında eğim 0.125'tir; üçüncü başlık 2 "
+        "numaralı başlıktır. Eğitimde görülen en uzun girdi 512. Konumlar bunu aşınca tablo "
+        "biter.\n"
+        "Şunları yazdır:\n\n1. eğimleri;\n2. başlık 0'ın son satırını.\n",
+        "utf-8",
+    )
+    assert ordinal_indices(page) == []
