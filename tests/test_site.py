@@ -151,7 +151,7 @@ def test_turkish_pages_have_no_english_interface_text(site):
 def test_turkish_heading_ids_keep_their_letters(site):
     page = (site / LESSON["tr"]).read_text(encoding="utf-8")
     assert '<h1 id="konum-kodlamasi">' in page
-    assert '<h2 id="dikkat-sirayi-gormez">' in page
+    assert '<h2 id="dikkat-sirayi-gormez-maske-yokken">' in page
     assert 'href="#sinus-tabanli-kodlama"' in page
 
 

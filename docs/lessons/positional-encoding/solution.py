@@ -15,8 +15,8 @@ x = np.random.default_rng(0).normal(size=(4, 6))
 
 def positional_encoding(n_positions, d_model):
     pos = np.arange(n_positions)[:, None]
-    i = np.arange(0, d_model, 2)
-    angles = pos / 10000 ** (i / d_model)
+    two_i = np.arange(0, d_model, 2)
+    angles = pos / 10000 ** (two_i / d_model)
     PE = np.zeros((n_positions, d_model))
     PE[:, 0::2] = np.sin(angles)
     PE[:, 1::2] = np.cos(angles)
