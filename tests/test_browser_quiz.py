@@ -181,13 +181,13 @@ def test_complete_the_code_opens_the_executed_solution(lesson: Page, request):
     expect(blanks).to_have_count(4)
     solution = lesson.locator("details.example")
     expect(solution).not_to_have_attribute("open", re.compile(".*"))
-    for k, text in enumerate(["i * d_model", "0::2", "1::2", "x + PE"]):
+    for k, text in enumerate(["two_i * d_model", "0::2", "1::2", "x + PE"]):
         blanks.nth(k).fill(text)
     blanks.nth(3).press("Enter")
     expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
     expect(blanks.nth(0)).to_have_attribute("aria-invalid", "true")
     expect(blanks.nth(1)).to_have_attribute("aria-invalid", "false")
-    blanks.nth(0).fill("i/d_model")
+    blanks.nth(0).fill("two_i/d_model")
     blanks.nth(3).fill("x[::-1] + PE")
     check(quiz, language)
     expect(feedback(quiz)).to_contain_text(SAY[language]["right"])
