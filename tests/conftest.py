@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from posenc_site import context, languages
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -32,6 +34,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = mkdocs_build(ROOT, out)
     assert result.returncode == 0, result.stdout + result.stderr
     return out
+
+
+@pytest.fixture
+def build_context() -> Iterator[context.BuildContext]:
+    """The build context of this site (docs folder, languages, English page), restored after."""
+    saved = (context.current.docs_dir, context.current.languages, context.current.language)
+    context.start_build(ROOT / "docs", languages.from_file(ROOT / "mkdocs.yml"))
+    yield context.current
+    context.current.docs_dir, context.current.languages, context.current.language = saved
 
 
 @pytest.fixture

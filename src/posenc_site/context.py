@@ -1,19 +1,44 @@
-"""What the MkDocs hooks know about the build under way, for code that runs inside it.
+"""What the hooks know about the build under way, for code that runs inside it.
 
 Fence formatters and executed code blocks are not told which build or page they are in; the
-hooks (``posenc_site.hooks``) set these values before each page is converted.
+hooks (``posenc_site.hooks``) start every build with ``start_build`` and every page with
+``start_page``, so nothing of an earlier build or page is left behind. Tests that change the
+context restore it (the ``build_context`` fixture in tests/conftest.py).
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from posenc_site.languages import Language, Languages
+
 
 @dataclass
 class BuildContext:
-    """The docs folder of the build and the language of the page being converted."""
+    """The docs folder, the site's languages and the language of the page being converted."""
 
-    docs_dir: Path = Path("docs")
-    language: str = "en"
+    docs_dir: Path | None = None
+    languages: Languages | None = None
+    language: str | None = None
+
+    @property
+    def page_language(self) -> Language:
+        """The language of the page being converted."""
+        if self.languages is None or self.language is None:
+            raise RuntimeError("no build under way: posenc_site.context.start_build first")
+        return self.languages.get(self.language)
 
 
 current = BuildContext()
+
+
+def start_build(docs_dir: Path, languages: Languages) -> None:
+    """Forget everything of an earlier build: this build's folder and languages."""
+    current.docs_dir, current.languages = docs_dir, languages
+    current.language = languages.default.code
+
+
+def start_page(language: str) -> None:
+    """The page about to be converted is in ``language`` (a code of the site's languages)."""
+    if current.languages is None:
+        raise RuntimeError("no build under way: posenc_site.context.start_build first")
+    current.language = current.languages.get(language).code
