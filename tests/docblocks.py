@@ -27,7 +27,7 @@ import pytest
 from sybil import Document, Example, Region
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from posenc_site.lesson_code import Block, expand_snippets, needs_torch, page_blocks, parse_info
+from posenc_site.blocks import Block, expand_snippets, needs_torch, page_blocks, parse_info
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
@@ -116,6 +116,6 @@ def parse_blocks(document: Document) -> Iterable[Region]:
 
 
 def sybil_blocks(path: Path) -> list[Block]:
-    """The blocks as sybil's lexer finds them (to cross-check posenc_site.lesson_code)."""
+    """The blocks as sybil's lexer finds them (to cross-check posenc_site.blocks)."""
     document = Document(path.read_text(encoding="utf-8"), str(path))
     return [block for _, block in _regions(document)]

@@ -8,7 +8,8 @@ import pytest
 from nbclient import NotebookClient
 
 from docblocks import DOCS, blocks_of, run_python
-from posenc_site.lesson_code import downloadable, runnable
+from posenc_site.blocks import runnable
+from posenc_site.downloads import downloadable
 
 LESSONS = {
     "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),

@@ -11,7 +11,7 @@
   (``posenc_site.translations``).
 - Each language gets its own search index (see on_post_build).
 - A lesson page gets its downloads beside it: the exercise's starter file, all its code as one
-  script, and the lesson as a notebook (``posenc_site.lesson_code``).
+  script, and the lesson as a notebook (``posenc_site.downloads``).
 """
 
 import json
@@ -19,13 +19,12 @@ import logging
 import re
 from pathlib import Path
 
-import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
-from posenc_site import context, lesson_code, quiz, translations
+from posenc_site import context, downloads, quiz, translations
 from posenc_site.formulas import FormulaError, render_math
 
 
@@ -134,7 +133,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
     its own links. Material looks for the search index under its ``base``: for Turkish pages
     that becomes the Turkish root, where on_post_build puts the Turkish index.
     """
-    _write_downloads(page, config)
+    downloads.write(page, config)
     output = _HEAD_ALTERNATE.sub("", output)
     if page.url.startswith("tr/") or page.url == "tr/":
         depth = page.url.count("/") - 1
@@ -147,26 +146,6 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
 
         output = _CONFIG_SCRIPT.sub(rebase, output, count=1)
     return output
-
-
-def _write_downloads(page: Page, config: MkDocsConfig) -> None:
-    """Write a lesson page's downloads into its folder of the built site."""
-    snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
-    text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-    blocks = lesson_code.page_blocks(Path(page.file.abs_src_path), snippet_paths)
-    if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
-        return
-    folder = Path(config.site_dir) / page.url
-    folder.mkdir(parents=True, exist_ok=True)
-    name = page.url.rstrip("/").rsplit("/", 1)[-1]
-    starter = lesson_code.starter(blocks)
-    if starter is not None:
-        (folder / "model.py").write_text(starter.source, encoding="utf-8")
-    title = page.title or name
-    code = lesson_code.script(blocks, title, context.current.language)
-    (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    book = lesson_code.notebook(text, snippet_paths, context.current.language)
-    (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
 
 
 @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index
