@@ -1,8 +1,8 @@
 """Read the fenced code blocks of the Markdown pages, and check what they print.
 
-Sybil finds the blocks and reports failures as ``page.md:line``; its own Markdown parsers
-only take fences whose info string is exactly ``python`` and know no ``pycon``, so this module
-adds a small parser on top of its fenced-block lexer:
+Sybil reports failures as ``page.md:line``. Its own Markdown parsers only take fences whose
+info string is exactly ``python`` and know no ``pycon``, so this module gives it a lexer, the
+build's block scanner (``posenc_site.blocks.fenced_blocks``), and a small parser on top:
 
 - a ``python`` block (executed by markdown-exec or not) runs alone in a fresh namespace, the
   way a reader who copies it would run it, and its printed output is kept;
@@ -10,8 +10,9 @@ adds a small parser on top of its fenced-block lexer:
   it, and must equal what the block printed;
 - a ``pycon`` block is a doctest, also run in a fresh namespace.
 
-``--8<--`` lines (pymdownx.snippets) are expanded by the snippets extension itself, with the
-site's settings, so a block is checked as the page shows it.
+The tests and the build thus find the same blocks, nested fences included. ``--8<--`` lines
+(pymdownx.snippets) are expanded by the snippets extension itself, with the site's settings, so
+a block is checked as the page shows it.
 """
 
 import contextlib
@@ -19,23 +20,17 @@ import doctest
 import importlib.util
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from sybil import Document, Example, Region
-from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from posenc_site.lesson_code import Block, expand_snippets, needs_torch, page_blocks, parse_info
+from posenc_site.blocks import Block, fenced_blocks, needs_torch, page_blocks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
 
-_LEXER = RawFencedCodeBlockLexer(
-    info_pattern=re.compile(r"(?P<info>[^\n]*)\n"),
-    mapping={"info": "info", "source": "source"},
-)
 _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
@@ -44,16 +39,13 @@ def blocks_of(path: Path) -> list[Block]:
     return page_blocks(path, SNIPPET_PATHS)
 
 
-def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
-    outer_end = -1
-    for region in sorted(_LEXER(document), key=lambda r: r.start):
-        if region.start < outer_end:
-            continue  # a fence shown inside a longer fence is text, not a block
-        outer_end = region.end
-        language, attributes = parse_info(region.lexemes["info"])
-        line = document.text.count("\n", 0, region.start) + 1
-        source = expand_snippets(str(region.lexemes["source"]), SNIPPET_PATHS)
-        yield region, Block(language, attributes, source, line)
+def lex_blocks(document: Document) -> Iterator[Region]:
+    """The Sybil lexer: a region per fenced block, from its opening to its closing fence line.
+
+    Its one lexeme, ``block``, is the :class:`Block` the build's scanner found there.
+    """
+    for fenced in fenced_blocks(document.text, SNIPPET_PATHS):
+        yield Region(fenced.start, fenced.end, lexemes={"block": fenced.block})
 
 
 def run_python(source: str) -> str:
@@ -104,7 +96,8 @@ def _evaluate_pycon(example: Example) -> str | None:
 def parse_blocks(document: Document) -> Iterable[Region]:
     """The Sybil parser: one example per python, pycon and checked text block."""
     previous: tuple[Region, Block] | None = None
-    for region, block in _regions(document):
+    for region in lex_blocks(document):
+        block: Block = region.lexemes["block"]
         if block.language == "python":
             yield Region(region.start, region.end, block, _evaluate_python)
         elif block.language == "pycon":
@@ -113,9 +106,3 @@ def parse_blocks(document: Document) -> Iterable[Region]:
             parsed = (block.source, previous[0].start, previous[1].source)
             yield Region(region.start, region.end, parsed, _evaluate_expected_output)
         previous = (region, block)
-
-
-def sybil_blocks(path: Path) -> list[Block]:
-    """The blocks as sybil's lexer finds them (to cross-check posenc_site.lesson_code)."""
-    document = Document(path.read_text(encoding="utf-8"), str(path))
-    return [block for _, block in _regions(document)]

@@ -13,7 +13,7 @@ import pytest
 
 import posenc
 from docblocks import DOCS, blocks_of, run_python, skip_without_torch
-from posenc_site.lesson_code import needs_torch, runnable
+from posenc_site.blocks import needs_torch, runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
 CASES = [

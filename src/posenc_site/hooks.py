@@ -5,7 +5,6 @@ Each job lives in a module named for it; this file connects MkDocs events to the
 
 from pathlib import Path
 
-import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
@@ -13,9 +12,9 @@ from mkdocs.structure.pages import Page
 from posenc_site import (
     alternate_links,
     context,
+    downloads,
     exec_failures,
     languages,
-    lesson_code,
     math_pages,
     outdated_banner,
     page_language,
@@ -50,31 +49,11 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Write the lesson's downloads; clean the head; point Material's search at its language."""
-    _write_downloads(page, config)
+    downloads.write(page, config)
     output = alternate_links.remove(output)
     site = context.current.languages
     assert site is not None
     return search_split.point_search_at_root(output, page.url, site.of_url(page.url))
-
-
-def _write_downloads(page: Page, config: MkDocsConfig) -> None:
-    """Write a lesson page's downloads into its folder of the built site."""
-    snippet_folders = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
-    text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-    blocks = lesson_code.page_blocks(Path(page.file.abs_src_path), snippet_folders)
-    if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
-        return
-    folder = Path(config.site_dir) / page.url
-    folder.mkdir(parents=True, exist_ok=True)
-    name = page.url.rstrip("/").rsplit("/", 1)[-1]
-    starter = lesson_code.starter(blocks)
-    if starter is not None:
-        (folder / "model.py").write_text(starter.source, encoding="utf-8")
-    title = page.title or name
-    code = lesson_code.script(blocks, title, context.current.language)
-    (folder / f"{name}.py").write_text(code, encoding="utf-8")
-    book = lesson_code.notebook(text, snippet_folders, context.current.language)
-    (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
 
 
 @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index
