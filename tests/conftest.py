@@ -39,10 +39,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def build_context() -> Iterator[context.BuildContext]:
     """The build context of this site (docs folder, languages, English page), restored after."""
-    saved = (context.current.docs_dir, context.current.languages, context.current.language)
-    context.start_build(ROOT / "docs", languages.from_file(ROOT / "mkdocs.yml"))
-    yield context.current
-    context.current.docs_dir, context.current.languages, context.current.language = saved
+    with context.building(ROOT / "docs", languages.from_file(ROOT / "mkdocs.yml")):
+        yield context.current
 
 
 @pytest.fixture

@@ -26,10 +26,12 @@ from pathlib import Path
 import pytest
 from sybil import Document, Example, Region
 
+from posenc_site import context, languages
 from posenc_site.blocks import Block, fenced_blocks, needs_torch, page_blocks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
+SITE = languages.from_file(DOCS.parent / "mkdocs.yml")
 
 _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
@@ -48,10 +50,14 @@ def lex_blocks(document: Document) -> Iterator[Region]:
         yield Region(fenced.start, fenced.end, lexemes={"block": fenced.block})
 
 
-def run_python(source: str) -> str:
-    """Run ``source`` in a fresh namespace and return what it printed."""
+def run_python(source: str, page: Path | None = None) -> str:
+    """Run ``source`` in a fresh namespace and return what it printed.
+
+    With ``page``, it runs as the build runs that page's blocks: in the page's language.
+    """
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    language = SITE.of_page(page).code if page else None
+    with contextlib.redirect_stdout(printed), context.building(DOCS, SITE, language):
         exec(compile(source, "<block>", "exec"), {"__name__": "__main__"})
     return printed.getvalue()
 
@@ -67,7 +73,7 @@ def skip_without_torch(code: str) -> None:
 def _evaluate_python(example: Example) -> None:
     skip_without_torch(example.parsed.source)
     example.namespace.setdefault("_printed", {})[example.region.start] = run_python(
-        example.parsed.source
+        example.parsed.source, Path(example.path)
     )
 
 
@@ -76,7 +82,7 @@ def _evaluate_expected_output(example: Example) -> str | None:
     printed = example.namespace.get("_printed", {}).get(python_start)
     if printed is None:  # the python block ran elsewhere (another xdist worker) or not yet
         skip_without_torch(python_source)
-        printed = run_python(python_source)
+        printed = run_python(python_source, Path(example.path))
     if printed != expected:
         return f"the page shows:\n{expected}\nbut the code prints:\n{printed}"
     return None

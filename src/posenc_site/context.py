@@ -6,6 +6,8 @@ hooks (``posenc_site.hooks``) start every build with ``start_build`` and every p
 context restore it (the ``build_context`` fixture in tests/conftest.py).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,3 +44,19 @@ def start_page(language: str) -> None:
     if current.languages is None:
         raise RuntimeError("no build under way: posenc_site.context.start_build first")
     current.language = current.languages.get(language).code
+
+
+@contextmanager
+def building(docs_dir: Path, languages: Languages, language: str | None = None) -> Iterator[None]:
+    """Run code as if a page of a build were being converted; restore the context after.
+
+    For code outside MkDocs (tests, a page's block run on its own) that reads the context.
+    """
+    saved = (current.docs_dir, current.languages, current.language)
+    start_build(docs_dir, languages)
+    if language is not None:
+        start_page(language)
+    try:
+        yield
+    finally:
+        current.docs_dir, current.languages, current.language = saved
