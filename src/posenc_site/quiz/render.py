@@ -100,7 +100,7 @@ def _code_with_blanks(code: str, cuts: list[tuple[int, int]], answers, t) -> str
     return f'<div class="pe-quiz__code">{"".join(out)}</div>'
 
 
-def _blank_answer(answers, t: dict[str, str]) -> Iterator[str]:
+def _blank_answer(answers) -> Iterator[str]:
     yield "<ol>"
     for accepted in answers:
         yield "<li>" + " / ".join(f"<code>{escape(a)}</code>" for a in accepted) + "</li>"
@@ -144,7 +144,7 @@ def render_question(question: Question, number: int, qid: str, t: dict[str, str]
         else:
             code, cuts, kind = question.code, list(question.spans), "complete"
         body = iter([_code_with_blanks(code, cuts, question.answers, t)])
-        answer = _blank_answer(question.answers, t)
+        answer = _blank_answer(question.answers)
     if not isinstance(question, Choice):
         answer = iter(
             [*answer, f'<p class="pe-quiz__explanation">{inline(question.explanation)}</p>']
