@@ -4,7 +4,8 @@
   in every build mode. markdown-exec itself only logs a warning (which ``--strict`` turns into
   a failure without naming the page) and puts the traceback into the page.
 - Formulas become MathML (``posenc_site.formulas``).
-- The quiz fence learns the page's language (``posenc_site.quiz``).
+- The quiz fence learns the page's language and renders through the theme's Jinja environment
+  (``posenc_site.quiz``).
 - The ``<link rel="alternate" hreflang>`` tags leave the page head (see on_post_page).
 - Snippet paths are resolved against mkdocs.yml's folder, not the shell's (see on_config).
 - A Turkish page whose English source changed since its review gets a banner
@@ -48,11 +49,15 @@ logging.getLogger("mkdocs.plugins.markdown_exec").addHandler(_failures)
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Make the snippets' base paths absolute, so a build works from any working directory."""
+    """Make the snippets' base paths absolute; keep the docs folder and the theme's Jinja env.
+
+    Absolute snippet paths let a build work from any working directory.
+    """
     root = Path(config.config_file_path).parent
     snippets = config.mdx_configs.get("pymdownx.snippets", {})
     snippets["base_path"] = [str(root / path) for path in snippets.get("base_path", ["."])]
     context.current.docs_dir = Path(config.docs_dir)
+    context.current.jinja_env = config.theme.get_env()
     return config
 
 

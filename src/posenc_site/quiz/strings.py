@@ -33,7 +33,23 @@ UI_STRINGS: dict[str, dict[str, str]] = {
 
 
 def strings_for(language: str) -> dict[str, str]:
-    """The strings of ``language``; an unknown language is an error, not a silent English."""
+    """The strings of ``language``; an unknown language is an error, not a silent English.
+
+    Parameters
+    ----------
+    language
+        A language code of the site, ``en`` or ``tr``.
+
+    Returns
+    -------
+    dict[str, str]
+        The interface strings, by key.
+
+    Raises
+    ------
+    ValueError
+        There are no strings for ``language``.
+    """
     try:
         return UI_STRINGS[language]
     except KeyError:
