@@ -5,6 +5,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from mkdocs.theme import Theme
 from pymdownx.superfences import SuperFencesException
 
 from docblocks import DOCS, blocks_of
@@ -193,6 +194,23 @@ def test_quiz_text_is_escaped(use_language):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<code>a&lt;b</code>" in html
     assert '<span class="arithmatex">\\(x&lt;y\\)</span>' in html
+
+
+def test_quiz_text_is_escaped_through_the_theme_environment(monkeypatch, use_language):
+    theme_env = Theme(name="material").get_env()
+    assert not theme_env.autoescape  # MkDocs leaves it off: the quiz must turn it on itself
+    monkeypatch.setattr(context.current, "jinja_env", theme_env)
+    use_language("en")
+    html = quiz.fence_format(
+        CHOICE.replace("explanation: Why.", "explanation: <img src=x onerror=alert(1)>"),
+        "quiz",
+        "quiz",
+        {},
+        None,
+    )
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "inline" not in theme_env.filters  # the theme's own environment is left as it was
 
 
 def test_math_only_labels_get_an_accessible_name(use_language):

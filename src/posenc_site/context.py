@@ -11,16 +11,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import jinja2
+
 from posenc_site.languages import Language, Languages
 
 
 @dataclass
 class BuildContext:
-    """The docs folder, the site's languages and the language of the page being converted."""
+    """The docs folder, the site's languages and the language of the page being converted.
+
+    ``jinja_env`` is the theme's Jinja environment (None outside a build).
+    """
 
     docs_dir: Path | None = None
     languages: Languages | None = None
     language: str | None = None
+    jinja_env: jinja2.Environment | None = None
 
     @property
     def page_language(self) -> Language:
@@ -33,9 +39,11 @@ class BuildContext:
 current = BuildContext()
 
 
-def start_build(docs_dir: Path, languages: Languages) -> None:
-    """Forget everything of an earlier build: this build's folder and languages."""
-    current.docs_dir, current.languages = docs_dir, languages
+def start_build(
+    docs_dir: Path, languages: Languages, jinja_env: jinja2.Environment | None = None
+) -> None:
+    """Forget everything of an earlier build: this build's folder, languages and theme."""
+    current.docs_dir, current.languages, current.jinja_env = docs_dir, languages, jinja_env
     current.language = languages.default.code
 
 
@@ -52,11 +60,11 @@ def building(docs_dir: Path, languages: Languages, language: str | None = None) 
 
     For code outside MkDocs (tests, a page's block run on its own) that reads the context.
     """
-    saved = (current.docs_dir, current.languages, current.language)
+    saved = (current.docs_dir, current.languages, current.language, current.jinja_env)
     start_build(docs_dir, languages)
     if language is not None:
         start_page(language)
     try:
         yield
     finally:
-        current.docs_dir, current.languages, current.language = saved
+        current.docs_dir, current.languages, current.language, current.jinja_env = saved

@@ -28,7 +28,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Start the build: absolute snippet folders, a fresh context, the API labels."""
     snippet_paths.make_absolute(config)
     site_languages = languages.from_config(config)
-    context.start_build(Path(config.docs_dir), site_languages)
+    context.start_build(Path(config.docs_dir), site_languages, config.theme.get_env())
     page_language.register_api_labels(config, site_languages)
     return config
 
