@@ -15,6 +15,20 @@ from posenc_site import context, languages
 ROOT = Path(__file__).resolve().parent.parent
 
 
+_BUILD_FIXTURES = {"site", "project_copy", "site_url"}
+_BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its tier, from the fixtures it uses (see pyproject's markers)."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & _BUILD_FIXTURES:
+            item.add_marker(pytest.mark.build)
+
+
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` for the project at ``project`` into ``site``."""
     return subprocess.run(

@@ -160,6 +160,7 @@ def _marked(strings: object) -> object:
     return f"«de» {strings}"
 
 
+@pytest.mark.build
 def test_a_third_language_needs_only_its_pages_strings_and_entry(tmp_path):
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
     english = yaml.safe_load((languages.STRINGS_DIR / "en.yml").read_text(encoding="utf-8"))

@@ -62,7 +62,10 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     words = shlex.split(info.strip())
     if not words:
         return "", {}
-    attributes = dict(word.split("=", 1) if "=" in word else (word, "") for word in words[1:])
+    attributes = {}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        attributes[key] = value
     return words[0], attributes
 
 

@@ -29,6 +29,13 @@ class BuildContext:
     jinja_env: jinja2.Environment | None = None
 
     @property
+    def docs_folder(self) -> Path:
+        """The docs folder of the build under way."""
+        if self.docs_dir is None:
+            raise RuntimeError("no build under way: posenc_site.context.start_build first")
+        return self.docs_dir
+
+    @property
     def page_language(self) -> Language:
         """The language of the page being converted."""
         if self.languages is None or self.language is None:

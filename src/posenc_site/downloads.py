@@ -106,7 +106,7 @@ def write(page: Page, config: MkDocsConfig) -> None:
         The build's configuration: its site folder and the snippets' base paths.
     """
     snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
-    source = Path(page.file.abs_src_path)
+    source = Path(str(page.file.abs_src_path))
     blocks = page_blocks(source, snippet_paths)
     if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
         return

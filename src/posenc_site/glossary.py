@@ -27,7 +27,7 @@ class Term:
         return self.terms["tr"]
 
 
-def _term(entry: dict) -> Term:
+def _term(entry: dict[str, str]) -> Term:
     notes = {key.removeprefix("note_"): v for key, v in entry.items() if key.startswith("note_")}
     terms = {key: v for key, v in entry.items() if key != "check" and not key.startswith("note_")}
     return Term(terms, notes, bool(entry.get("check", False)))
@@ -35,7 +35,7 @@ def _term(entry: dict) -> Term:
 
 def load(docs_dir: Path | None = None) -> list[Term]:
     """The terms of ``docs/glossary.yml``, in file order."""
-    path = (docs_dir or context.current.docs_dir) / "glossary.yml"
+    path = (docs_dir or context.current.docs_folder) / "glossary.yml"
     return [_term(entry) for entry in yaml.safe_load(path.read_text(encoding="utf-8"))]
 
 

@@ -96,7 +96,8 @@ class Languages:
 
     def name_of(self, language: Language, in_language: Language) -> str:
         """How ``in_language`` names ``language`` ("Turkish" in English), or its own name."""
-        return in_language.strings["language_names"].get(language.code, language.name)
+        names: Mapping[str, str] = in_language.strings["language_names"]
+        return names.get(language.code, language.name)
 
 
 def _entries(entries: list[Any]) -> Languages:

@@ -25,7 +25,8 @@ def register_api_labels(config: MkDocsConfig, languages: Languages) -> None:
         return
 
     def labels(locale: str) -> Mapping[str, str]:
-        return languages.get(locale).strings["api"]
+        api: Mapping[str, str] = languages.get(locale).strings["api"]
+        return api
 
     mkdocstrings.get_handler("python").env.globals["posenc_api_labels"] = labels
 

@@ -37,7 +37,7 @@ def split(site_dir: Path, languages: Languages) -> None:
     if not index_file.exists():
         return
     index = json.loads(index_file.read_text(encoding="utf-8"))
-    by_language: dict[str, list[dict]] = {language.code: [] for language in languages.all}
+    by_language: dict[str, list[dict[str, object]]] = {lang.code: [] for lang in languages.all}
     for doc in index["docs"]:
         language = languages.of_url(doc["location"])
         location = doc["location"].removeprefix(language.url_prefix)

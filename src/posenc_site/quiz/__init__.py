@@ -20,7 +20,7 @@ from posenc_site.quiz.strings import strings_for
 __all__ = ["QuizError", "QuizFenceError", "answer_key", "fence_format", "parse_quiz", "start_page"]
 
 
-class QuizFenceError(SuperFencesException, PluginError):
+class QuizFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     """A malformed quiz: superfences lets it through, MkDocs prints it without a traceback."""
 
 
@@ -32,7 +32,9 @@ def start_page() -> None:
     _questions_on_page[0] = 0
 
 
-def fence_format(src: str, language: str, class_name: str, options: dict, md: Any, **_: Any) -> str:
+def fence_format(
+    src: str, language: str, class_name: str, options: dict[str, Any], md: Any, **_: Any
+) -> str:
     """Superfences formatter: the quiz in ``src`` as HTML; a malformed quiz stops the build.
 
     Parameters
@@ -53,8 +55,8 @@ def fence_format(src: str, language: str, class_name: str, options: dict, md: An
         The quiz is malformed, or the page's language has no quiz strings.
     """
     try:
-        questions = parse_quiz(src, docs_dir=context.current.docs_dir)
-        strings = strings_for(context.current.language)
+        questions = parse_quiz(src, docs_dir=context.current.docs_folder)
+        strings = strings_for(context.current.language or "")
     except (QuizError, ValueError) as error:
         # Superfences swallows other exceptions and leaves the fence as plain code.
         raise QuizFenceError(str(error)) from error

@@ -164,7 +164,7 @@ class Match(_Question):
             repeated = sorted({s for s in seen if seen.count(s) > 1})
             if repeated:
                 raise _CheckError(f"not one-to-one, the {name} {repeated[0]!r} appears twice")
-        seed = f"match-{info.context['number']}-{len(self.pairs)}"
+        seed = f"match-{_context(info)['number']}-{len(self.pairs)}"
         self._order = shuffled_order(len(self.pairs), seed)
         return self
 
@@ -203,7 +203,7 @@ class Complete(_Question):
 
     @model_validator(mode="after")
     def _cut(self, info: ValidationInfo) -> Self:
-        path = info.context["docs_dir"] / self.file
+        path = _context(info)["docs_dir"] / self.file
         if not path.is_file():
             raise _CheckError(f"'file' must name a file under docs/, got {self.file!r}")
         code = path.read_text(encoding="utf-8")
@@ -284,6 +284,12 @@ def _unknown_keys(unknown: list[Any], first: Any) -> str:
     return f"unknown key(s) {keys}"
 
 
+def _context(info: ValidationInfo) -> dict[str, Any]:
+    """The validation context ``parse_quiz`` passes: the question's number and the docs folder."""
+    assert info.context is not None, "questions are validated by parse_quiz"
+    return dict(info.context)
+
+
 def _message(error: ValidationError, raw: Mapping[str, Any], where: str) -> str:
     """The QuizError message for the first problem pydantic found in one question."""
     problems = error.errors()
@@ -293,16 +299,19 @@ def _message(error: ValidationError, raw: Mapping[str, Any], where: str) -> str:
     if isinstance(check, _CheckError):
         return f"{where}{', ' + check.part if check.part else ''}: {check}"
     # The location is the question's type (the union's tag), then key, index, key, index.
-    _, key, *rest = first["loc"]
+    _, raw_key, *rest = first["loc"]
+    key = str(raw_key)
     if not rest:
         if unknown:
             return f"{where}: {_unknown_keys(unknown, first)}"
         return f"{where}: " + _KEY_MESSAGES[key].format(value=raw.get(key))
-    index, *rest = rest
+    raw_index, *rest = rest
+    index = int(raw_index)
     name, must = _ITEMS[key]
     at, item = f"{where}, {name} {index + 1}", raw[key][index]
     if key == "options" and rest:
-        return f"{at}: " + (_unknown_keys(unknown, first) if unknown else _KEY_MESSAGES[rest[0]])
+        problem = _unknown_keys(unknown, first) if unknown else _KEY_MESSAGES[str(rest[0])]
+        return f"{at}: {problem}"
     if key == "blanks" and rest[:1] == ["find"]:
         return f"{at}: {_KEY_MESSAGES['find']}"
     if key == "blanks" and rest[:1] == ["answers"]:

@@ -7,4 +7,5 @@ from posenc_site.languages import load_strings
 
 def strings_for(language: str) -> Mapping[str, str]:
     """The quiz strings of ``language``; a language without them is an error, not English."""
-    return load_strings(language)["quiz"]
+    strings: Mapping[str, str] = load_strings(language)["quiz"]
+    return strings
