@@ -249,3 +249,15 @@ def test_shifting_position_is_a_fixed_rotation(d_model, p, k):
         return
     m_k = shift_matrix(k, d_model)
     np.testing.assert_allclose(m_k @ table[p], table[p + k], atol=1e-9)
+
+
+def test_t5_last_bucket_starts_before_max_distance():
+    # With T5's defaults the last bucket is reached at distance 91 (encoder) and 113
+    # (decoder), not at max_distance = 128: max_distance is where the log scale would end.
+    back = -np.arange(0, 300)
+    encoder = relative_position_bucket(back)
+    decoder = relative_position_bucket(back, bidirectional=False)
+    assert int(np.argmax(encoder == 15)) == 91
+    assert int(np.argmax(decoder == 31)) == 113
+    assert encoder[90] == 14
+    assert decoder[112] == 30

@@ -15,11 +15,14 @@ def relative_position_bucket(
 ) -> np.ndarray:
     """Map signed distances `key - query` to T5's buckets: exact when near, logarithmic when far.
 
-    Half of the buckets (per direction) hold the distances `0 .. max_exact - 1` one by one,
-    with `max_exact = num_buckets // 2` (per direction); the other half cover the distances up
-    to `max_distance` on a logarithmic scale; farther distances share the last bucket.
-    Bidirectional (encoder): keys after the query use the upper half of the buckets. Causal
-    (decoder): keys after the query all fall in bucket 0.
+    Half of the buckets of each direction hold the distances `0 .. max_exact - 1` one by one,
+    with `max_exact` half the buckets of a direction; the other half cover larger distances
+    on a logarithmic scale that would reach the end of the last bucket at `max_distance`.
+    Every distance from the start of the last bucket on shares it: with the defaults
+    (bidirectional, 32 buckets, `max_distance=128`) bucket 15 starts at distance 91, and in
+    causal mode bucket 31 starts at 113. Bidirectional (encoder): keys after the query use
+    the upper half of the buckets. Causal (decoder): keys after the query all fall in
+    bucket 0.
 
     Parameters
     ----------
@@ -30,7 +33,8 @@ def relative_position_bucket(
     num_buckets : int, default 32
         Number of buckets, `>= 4` (even when bidirectional).
     max_distance : int, default 128
-        Distances at or beyond this share the last bucket; `> num_buckets // 2`
+        Where the logarithmic scale would end; distances from the start of the last
+        bucket on (91 for the defaults, not 128) share that bucket; `> num_buckets // 2`
         (`// 4` when bidirectional).
 
     Returns
@@ -54,8 +58,8 @@ def relative_position_bucket(
     Examples
     --------
     >>> from posenc.relative import relative_position_bucket
-    >>> print(relative_position_bucket([-200, -128, -9, -8, -1, 0, 1, 8, 200]))
-    [15 15  8  8  1  0 17 24 31]
+    >>> print(relative_position_bucket([-200, -128, -91, -90, -9, -8, -1, 0, 1, 8, 200]))
+    [15 15 15 14  8  8  1  0 17 24 31]
     """
     distance = np.asarray(relative_position)
     if distance.dtype == np.bool_ or not np.issubdtype(distance.dtype, np.integer):

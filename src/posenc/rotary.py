@@ -98,7 +98,7 @@ def apply_rotary(
     References
     ----------
     - J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position Embedding", 2021,
-      section 3.4.2, equations (34) and (35).
+      section 3.4.2, equation (34).
 
     Examples
     --------

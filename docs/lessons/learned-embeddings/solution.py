@@ -7,8 +7,9 @@ table = np.random.default_rng(0).normal(0.0, 0.02, size=(max_positions, d_model)
 def lookup(table, positions):
     positions = np.asarray(positions)
     limit = table.shape[0]
-    if positions.min() < 0 or positions.max() >= limit:
-        raise ValueError(f"positions must be in [0, {limit - 1}], got up to {positions.max()}")
+    outside = (positions < 0) | (positions >= limit)
+    if outside.any():
+        raise ValueError(f"positions must be in [0, {limit - 1}], got {positions[outside].flat[0]}")
     return table[positions]
 
 
