@@ -13,6 +13,8 @@ import pytest
 from posenc_site import context, languages
 
 ROOT = Path(__file__).resolve().parent.parent
+SITE = languages.from_file(ROOT / "mkdocs.yml")
+TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suffix from here
 
 
 _BUILD_FIXTURES = {"site", "project_copy", "site_url"}

@@ -8,25 +8,29 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from conftest import SITE, TURKISH
 from docblocks import DOCS, blocks_of, run_python
 from posenc_site.blocks import runnable
 from posenc_site.downloads import downloadable
 
 LESSONS = {
     "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),
-    "tr": ("tr/lessons/positional-encoding/", DOCS / "lessons/positional-encoding.tr.md"),
+    "tr": (
+        f"{TURKISH.url_prefix}lessons/positional-encoding/",
+        SITE.twin(DOCS / "lessons/positional-encoding.md", TURKISH),
+    ),
 }
 ALL_LESSONS = [
     (language, page)
     for page in sorted(DOCS.glob("lessons/*.md"))
-    for language in ["tr" if page.name.endswith(".tr.md") else "en"]
+    for language in [SITE.of_page(page).code]
     if any(b.attributes.get("id") == "exercise-solution" for b in blocks_of(page))
 ]
 
 
 def built_folder(language: str, page) -> str:
-    slug = page.name.removesuffix(".md").removesuffix(".tr")
-    return ("tr/" if language == "tr" else "") + f"lessons/{slug}/"
+    slug = SITE.source(page).name.removesuffix(".md")
+    return f"{SITE.get(language).url_prefix}lessons/{slug}/"
 
 
 @pytest.mark.parametrize(("language", "page"), ALL_LESSONS, ids=lambda v: getattr(v, "name", v))
