@@ -10,7 +10,25 @@ from pathlib import Path
 
 import pytest
 
+from posenc_site import context, languages
+
 ROOT = Path(__file__).resolve().parent.parent
+SITE = languages.from_file(ROOT / "mkdocs.yml")
+TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suffix from here
+
+
+_BUILD_FIXTURES = {"site", "project_copy", "site_url"}
+_BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its tier, from the fixtures it uses (see pyproject's markers)."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & _BUILD_FIXTURES:
+            item.add_marker(pytest.mark.build)
 
 
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
@@ -32,6 +50,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = mkdocs_build(ROOT, out)
     assert result.returncode == 0, result.stdout + result.stderr
     return out
+
+
+@pytest.fixture
+def build_context() -> Iterator[context.BuildContext]:
+    """The build context of this site (docs folder, languages, English page), restored after."""
+    with context.building(ROOT / "docs", languages.from_file(ROOT / "mkdocs.yml")):
+        yield context.current
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Read the fenced code blocks of the Markdown pages, and check what they print.
 
-Sybil finds the blocks and reports failures as ``page.md:line``; its own Markdown parsers
-only take fences whose info string is exactly ``python`` and know no ``pycon``, so this module
-adds a small parser on top of its fenced-block lexer:
+Sybil reports failures as ``page.md:line``. Its own Markdown parsers only take fences whose
+info string is exactly ``python`` and know no ``pycon``, so this module gives it a lexer, the
+build's block scanner (``posenc_site.blocks.fenced_blocks``), and a small parser on top:
 
 - a ``python`` block (executed by markdown-exec or not) runs alone in a fresh namespace, the
   way a reader who copies it would run it, and its printed output is kept;
@@ -10,8 +10,9 @@ adds a small parser on top of its fenced-block lexer:
   it, and must equal what the block printed;
 - a ``pycon`` block is a doctest, also run in a fresh namespace.
 
-``--8<--`` lines (pymdownx.snippets) are expanded by the snippets extension itself, with the
-site's settings, so a block is checked as the page shows it.
+The tests and the build thus find the same blocks, nested fences included. ``--8<--`` lines
+(pymdownx.snippets) are expanded by the snippets extension itself, with the site's settings, so
+a block is checked as the page shows it.
 """
 
 import contextlib
@@ -19,23 +20,19 @@ import doctest
 import importlib.util
 import io
 import os
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from sybil import Document, Example, Region
-from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from posenc_site.lesson_code import Block, expand_snippets, needs_torch, page_blocks, parse_info
+from posenc_site import context, languages
+from posenc_site.blocks import Block, fenced_blocks, needs_torch, page_blocks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
+SITE = languages.from_file(DOCS.parent / "mkdocs.yml")
 
-_LEXER = RawFencedCodeBlockLexer(
-    info_pattern=re.compile(r"(?P<info>[^\n]*)\n"),
-    mapping={"info": "info", "source": "source"},
-)
 _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
@@ -44,22 +41,23 @@ def blocks_of(path: Path) -> list[Block]:
     return page_blocks(path, SNIPPET_PATHS)
 
 
-def _regions(document: Document) -> Iterator[tuple[Region, Block]]:
-    outer_end = -1
-    for region in sorted(_LEXER(document), key=lambda r: r.start):
-        if region.start < outer_end:
-            continue  # a fence shown inside a longer fence is text, not a block
-        outer_end = region.end
-        language, attributes = parse_info(region.lexemes["info"])
-        line = document.text.count("\n", 0, region.start) + 1
-        source = expand_snippets(str(region.lexemes["source"]), SNIPPET_PATHS)
-        yield region, Block(language, attributes, source, line)
+def lex_blocks(document: Document) -> Iterator[Region]:
+    """The Sybil lexer: a region per fenced block, from its opening to its closing fence line.
+
+    Its one lexeme, ``block``, is the :class:`Block` the build's scanner found there.
+    """
+    for fenced in fenced_blocks(document.text, SNIPPET_PATHS):
+        yield Region(fenced.start, fenced.end, lexemes={"block": fenced.block})
 
 
-def run_python(source: str) -> str:
-    """Run ``source`` in a fresh namespace and return what it printed."""
+def run_python(source: str, page: Path | None = None) -> str:
+    """Run ``source`` in a fresh namespace and return what it printed.
+
+    With ``page``, it runs as the build runs that page's blocks: in the page's language.
+    """
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    language = SITE.of_page(page).code if page else None
+    with contextlib.redirect_stdout(printed), context.building(DOCS, SITE, language):
         exec(compile(source, "<block>", "exec"), {"__name__": "__main__"})
     return printed.getvalue()
 
@@ -75,7 +73,7 @@ def skip_without_torch(code: str) -> None:
 def _evaluate_python(example: Example) -> None:
     skip_without_torch(example.parsed.source)
     example.namespace.setdefault("_printed", {})[example.region.start] = run_python(
-        example.parsed.source
+        example.parsed.source, Path(example.path)
     )
 
 
@@ -84,7 +82,7 @@ def _evaluate_expected_output(example: Example) -> str | None:
     printed = example.namespace.get("_printed", {}).get(python_start)
     if printed is None:  # the python block ran elsewhere (another xdist worker) or not yet
         skip_without_torch(python_source)
-        printed = run_python(python_source)
+        printed = run_python(python_source, Path(example.path))
     if printed != expected:
         return f"the page shows:\n{expected}\nbut the code prints:\n{printed}"
     return None
@@ -104,7 +102,8 @@ def _evaluate_pycon(example: Example) -> str | None:
 def parse_blocks(document: Document) -> Iterable[Region]:
     """The Sybil parser: one example per python, pycon and checked text block."""
     previous: tuple[Region, Block] | None = None
-    for region, block in _regions(document):
+    for region in lex_blocks(document):
+        block: Block = region.lexemes["block"]
         if block.language == "python":
             yield Region(region.start, region.end, block, _evaluate_python)
         elif block.language == "pycon":
@@ -113,9 +112,3 @@ def parse_blocks(document: Document) -> Iterable[Region]:
             parsed = (block.source, previous[0].start, previous[1].source)
             yield Region(region.start, region.end, parsed, _evaluate_expected_output)
         previous = (region, block)
-
-
-def sybil_blocks(path: Path) -> list[Block]:
-    """The blocks as sybil's lexer finds them (to cross-check posenc_site.lesson_code)."""
-    document = Document(path.read_text(encoding="utf-8"), str(path))
-    return [block for _, block in _regions(document)]

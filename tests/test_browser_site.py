@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import SITE, TURKISH
+
 PAGES = [
     "",
     "lessons/positional-encoding/",
@@ -17,7 +19,7 @@ PAGES = [
     "glossary/",
     "translation-status/",
 ]
-ALL_PAGES = PAGES + ["tr/" + page for page in PAGES]
+ALL_PAGES = PAGES + [TURKISH.url_prefix + page for page in PAGES]
 
 
 def test_the_page_list_covers_the_site(site: Path):
@@ -59,6 +61,6 @@ def test_formulas_render_with_a_size(page: Page, site_url: str, path):
 def test_language_switcher_stays_on_the_same_page(page: Page, site_url: str, path, other):
     page.goto(site_url + path)
     page.locator(".md-header__option .md-select").hover()
-    target_language = "tr" if other.startswith("tr/") else "en"
+    target_language = SITE.of_url(other).code
     page.locator(f'a.md-select__link[hreflang="{target_language}"]').click()
     expect(page).to_have_url(site_url + other)

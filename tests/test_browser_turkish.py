@@ -3,6 +3,10 @@
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import SITE, TURKISH
+
+TR = TURKISH.url_prefix
+
 
 def search(page: Page, query: str, expected_url: str) -> list[str]:
     """Type ``query``, wait until ``expected_url`` is among the results, return all links."""
@@ -27,9 +31,9 @@ def search(page: Page, query: str, expected_url: str) -> list[str]:
 @pytest.mark.parametrize(
     ("path", "query", "expected"),
     [
-        ("tr/lessons/positional-encoding/", "salınım", "tr/lessons/positional-encoding/"),
-        ("tr/", "eşdeğişkenliği", "tr/lessons/positional-encoding/"),
-        ("tr/glossary/", "kodlaması", "tr/"),
+        (f"{TR}lessons/positional-encoding/", "salınım", f"{TR}lessons/positional-encoding/"),
+        (TR, "eşdeğişkenliği", f"{TR}lessons/positional-encoding/"),
+        (f"{TR}glossary/", "kodlaması", TR),
         ("lessons/positional-encoding/", "oscillate", "lessons/positional-encoding/"),
     ],
 )
@@ -37,8 +41,8 @@ def test_search_returns_pages_of_the_same_language(page: Page, site_url, path, q
     page.goto(site_url + path)
     hrefs = search(page, query, site_url + expected)
     assert hrefs
-    turkish = path.startswith("tr/")
-    assert all(href.startswith(site_url + "tr/") == turkish for href in hrefs), hrefs
+    language = SITE.of_url(path)
+    assert all(SITE.of_url(href.removeprefix(site_url)) == language for href in hrefs), hrefs
 
 
 def test_table_of_contents_link_jumps_to_its_turkish_heading(page: Page, site_url):

@@ -4,7 +4,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from posenc_site import context, quiz
+from posenc_site import quiz
 from posenc_site.formulas import FormulaError, render_math
 
 INLINE = '<p>Take <span class="arithmatex">\\(x^2 &lt; y\\)</span>.</p>'
@@ -213,8 +213,8 @@ def page_html(page: Path) -> str:
     )
 
 
-def test_every_formula_in_the_docs_converts(monkeypatch):
-    monkeypatch.setattr(context.current, "docs_dir", DOCS)
+@pytest.mark.usefixtures("build_context")
+def test_every_formula_in_the_docs_converts():
     wrapper = re.compile(
         r'<span class="arithmatex">.*?</span>|<div class="arithmatex">.*?</div>', re.DOTALL
     )

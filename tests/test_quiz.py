@@ -5,6 +5,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from mkdocs.theme import Theme
 from pymdownx.superfences import SuperFencesException
 
 from docblocks import DOCS, blocks_of
@@ -16,9 +17,10 @@ from posenc_site.quiz.schema import Blank, Choice, Complete, Match, shuffled_ord
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
 
 
-def use_language(language: str) -> None:
-    context.current.language = language
-    context.current.docs_dir = DOCS
+@pytest.fixture
+def use_language(build_context):
+    """Convert as if on a page in the given language (the context is restored after)."""
+    return context.start_page
 
 
 def parse(yaml_text: str, docs_dir: Path = DOCS):
@@ -165,7 +167,7 @@ def test_math_reads_as_text_in_labels():
     assert plain(r"by $\sqrt{d}$ and $X X^\top$, $a \cdot b$") == "by √d and X Xᵀ, a · b"
 
 
-def test_fence_raises_the_error_superfences_does_not_swallow():
+def test_fence_raises_the_error_superfences_does_not_swallow(use_language):
     use_language("en")
     with pytest.raises(SuperFencesException, match=r"question 1 .*no option is marked correct"):
         quiz.fence_format(
@@ -173,13 +175,13 @@ def test_fence_raises_the_error_superfences_does_not_swallow():
         )
 
 
-def test_unknown_language_is_an_error():
-    use_language("xx")
-    with pytest.raises(SuperFencesException, match="no strings for language 'xx'"):
+def test_unknown_language_is_an_error(use_language):
+    context.current.language = "xx"  # a page in a language the site does not have
+    with pytest.raises(SuperFencesException, match="language 'xx' has no strings file"):
         quiz.fence_format(CHOICE, "quiz", "quiz", {}, None)
 
 
-def test_quiz_text_is_escaped():
+def test_quiz_text_is_escaped(use_language):
     use_language("en")
     html = quiz.fence_format(
         CHOICE.replace("text: right", "text: <script>alert(1)</script> `a<b` $x<y$"),
@@ -194,7 +196,24 @@ def test_quiz_text_is_escaped():
     assert '<span class="arithmatex">\\(x&lt;y\\)</span>' in html
 
 
-def test_math_only_labels_get_an_accessible_name():
+def test_quiz_text_is_escaped_through_the_theme_environment(monkeypatch, use_language):
+    theme_env = Theme(name="material").get_env()
+    assert not theme_env.autoescape  # MkDocs leaves it off: the quiz must turn it on itself
+    monkeypatch.setattr(context.current, "jinja_env", theme_env)
+    use_language("en")
+    html = quiz.fence_format(
+        CHOICE.replace("explanation: Why.", "explanation: <img src=x onerror=alert(1)>"),
+        "quiz",
+        "quiz",
+        {},
+        None,
+    )
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "inline" not in theme_env.filters  # the theme's own environment is left as it was
+
+
+def test_math_only_labels_get_an_accessible_name(use_language):
     use_language("en")
     html = quiz.fence_format(CHOICE.replace("text: right", r"text: $\sqrt{d}$"), "q", "q", {}, None)
     assert 'aria-label="A. √d"' in html
@@ -206,7 +225,7 @@ def test_inline_keeps_code_and_math_only():
     )
 
 
-def test_turkish_strings_follow_the_page_language():
+def test_turkish_strings_follow_the_page_language(use_language):
     use_language("tr")
     html = quiz.fence_format(CHOICE, "quiz", "quiz", {}, None)
     assert ">Kontrol et</button>" in html

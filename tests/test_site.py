@@ -5,7 +5,7 @@ from html import unescape
 
 import pytest
 
-from conftest import ROOT, mkdocs_build
+from conftest import ROOT, TURKISH, mkdocs_build
 
 EXPECTED_LINES = [
     "(4, 6)",
@@ -164,5 +164,5 @@ def test_search_index_per_language(site):
     assert turkish["config"]["lang"] == ["tr"]
     assert {d["location"] for d in turkish["docs"]} >= {"", "lessons/positional-encoding/"}
     assert any(d["title"] == "Konum kodlaması" for d in turkish["docs"])
-    assert not any(d["location"].startswith("tr/") for d in english["docs"])
+    assert not any(d["location"].startswith(TURKISH.url_prefix) for d in english["docs"])
     assert not any(d["title"] == "Konum kodlaması" for d in english["docs"])

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import posenc
+from conftest import SITE
 from docblocks import DOCS, blocks_of, run_python, skip_without_torch
-from posenc_site.lesson_code import needs_torch, runnable
+from posenc_site.blocks import needs_torch, runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
 CASES = [
@@ -70,8 +71,8 @@ def test_block_runs_alone_in_a_fresh_interpreter(
         return  # its outputs are checked as a doctest, prompts and all
     assert result.stdout == run_python(code)
     if "exec" in block.attributes and result.stdout.strip():
-        url = page.relative_to(DOCS).as_posix().removesuffix(".md").removesuffix(".tr")
-        language_root = "tr/" if page.name.endswith(".tr.md") else ""
+        url = SITE.source(page).relative_to(DOCS).as_posix().removesuffix(".md")
+        language_root = SITE.of_page(page).url_prefix
         built = site / language_root / ("" if url == "index" else url) / "index.html"
         assert result.stdout.strip() in text_of(built.read_text(encoding="utf-8"))
 

@@ -1,4 +1,4 @@
-"""The code base stays ruff-clean (lint and format)."""
+"""The code base stays ruff-clean (lint and format) and type-clean (mypy, strict, on src/)."""
 
 import subprocess
 import sys
@@ -21,3 +21,11 @@ def test_ruff_format():
         text=True,
     )
     assert result.returncode == 0, result.stdout
+
+
+def test_mypy_strict_on_src():
+    # Settings in pyproject.toml ([tool.mypy]): strict, files = ["src"].
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

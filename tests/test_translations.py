@@ -2,10 +2,16 @@
 
 import pytest
 
-from conftest import mkdocs_build
+from conftest import ROOT, mkdocs_build
 from docblocks import DOCS
-from posenc_site import translations
-from posenc_site.translations import MISSING, OUTDATED, UP_TO_DATE, main, status
+from posenc_site import languages, translations
+from posenc_site.translations import MISSING, OUTDATED, UP_TO_DATE, main
+
+SITE = languages.from_file(ROOT / "mkdocs.yml")
+
+
+def status(docs):
+    return translations.status(docs, SITE)
 
 
 @pytest.fixture
@@ -20,18 +26,18 @@ def docs(tmp_path):
 
 
 def states(docs):
-    return {page.english.relative_to(docs).as_posix(): page.state for page in status(docs)}
+    return {page.source.relative_to(docs).as_posix(): page.state for page in status(docs)}
 
 
 def test_the_three_states(docs):
-    translations.mark_reviewed(docs / "a.tr.md")
+    translations.mark_reviewed(docs / "a.tr.md", SITE)
     assert states(docs) == {"a.md": UP_TO_DATE, "c.md": OUTDATED, "sub/b.md": MISSING}
     (docs / "a.md").write_text("# A\n\nText, changed.\n", encoding="utf-8")
     assert states(docs)["a.md"] == OUTDATED
 
 
 def test_review_records_the_hash_and_keeps_the_page(docs):
-    recorded = translations.mark_reviewed(docs / "c.tr.md")
+    recorded = translations.mark_reviewed(docs / "c.tr.md", SITE)
     assert recorded == translations.source_hash(docs / "c.md")
     assert len(recorded) == 16
     text = (docs / "c.tr.md").read_text(encoding="utf-8")
@@ -43,8 +49,8 @@ def test_command_line(docs, capsys):
     assert main(["--docs", str(docs), "status"]) == 0
     assert main(["--docs", str(docs), "status", "--check"]) == 1
     out = capsys.readouterr().out
-    assert "missing     sub/b.md" in out
-    assert "outdated    a.md" in out
+    assert "missing     tr  sub/b.md" in out
+    assert "outdated    tr  a.md" in out
     assert main(["--docs", str(docs), "review", str(docs / "a.tr.md"), str(docs / "c.tr.md")]) == 0
     (docs / "sub" / "b.tr.md").write_text("# B\n", encoding="utf-8")
     main(["--docs", str(docs), "review", str(docs / "sub" / "b.tr.md")])
@@ -54,15 +60,15 @@ def test_command_line(docs, capsys):
 
 
 def test_status_table_in_both_languages(docs):
-    assert "| `sub/b.md` | missing |" in translations.status_table("en", docs)
-    assert "| `sub/b.md` | yok |" in translations.status_table("tr", docs)
+    assert "| `sub/b.md` | missing |" in translations.status_table("en", docs, SITE)
+    assert "| `sub/b.md` | yok |" in translations.status_table("tr", docs, SITE)
     # The same words as the banner of an outdated page ("Bu çeviri güncel değil").
-    assert "| `c.md` | güncel değil |" in translations.status_table("tr", docs)
-    assert "| `c.md` | outdated |" in translations.status_table("en", docs)
+    assert "| `c.md` | güncel değil |" in translations.status_table("tr", docs, SITE)
+    assert "| `c.md` | outdated |" in translations.status_table("en", docs, SITE)
 
 
 def test_every_translation_of_the_site_is_up_to_date():
-    stale = [p.turkish.relative_to(DOCS.parent).as_posix() for p in status(DOCS)]
+    stale = [p.translation.relative_to(DOCS.parent).as_posix() for p in status(DOCS)]
     stale = [name for name, p in zip(stale, status(DOCS), strict=True) if p.state != UP_TO_DATE]
     command = "python -m posenc_site.translations review " + " ".join(stale)
     assert stale == [], f"update these translations, then mark them reviewed: {command}"
@@ -76,7 +82,7 @@ def test_status_page_is_built_in_both_languages(site):
         "tr": {UP_TO_DATE: "güncel", OUTDATED: "güncel değil", MISSING: "yok"},
     }
     for page in status(DOCS):
-        name = page.english.relative_to(DOCS).as_posix()
+        name = page.source.relative_to(DOCS).as_posix()
         assert f"<code>{name}</code></td>\n<td>{words['en'][page.state]}</td>" in english
         assert f"<code>{name}</code></td>\n<td>{words['tr'][page.state]}</td>" in turkish
 

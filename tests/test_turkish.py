@@ -97,7 +97,7 @@ CHECKED = [term for term in GLOSSARY if term.check]
 def test_glossary_entries_are_complete_and_distinct():
     assert len(GLOSSARY) >= 20
     for term in GLOSSARY:
-        assert all([term.en, term.tr, term.note_en, term.note_tr]), term
+        assert all([term.en, term.tr, term.notes["en"], term.notes["tr"]]), term
     assert len({t.en for t in GLOSSARY}) == len({t.tr for t in GLOSSARY}) == len(GLOSSARY)
 
 
@@ -152,6 +152,7 @@ def test_turkish_glossary_is_in_turkish_alphabetical_order():
     ]
 
 
+@pytest.mark.usefixtures("build_context")
 def test_turkish_glossary_table_puts_the_turkish_term_first():
     from posenc_site.glossary import glossary_table, turkish_sort_key
 

@@ -46,7 +46,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     n_heads = check_integer("n_heads", n_heads, minimum=1)
     closest = 2 ** math.floor(math.log2(n_heads))
     start = 2.0 ** (-(2.0 ** -(math.log2(closest) - 3)))
-    slopes = start ** np.arange(1, closest + 1, dtype=np.float64)
+    slopes: np.ndarray = start ** np.arange(1, closest + 1, dtype=np.float64)
     if closest == n_heads:
         return slopes
     extra = alibi_slopes(2 * closest)[0::2][: n_heads - closest]
@@ -99,7 +99,7 @@ def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.nda
     n_positions = check_integer("n_positions", n_positions, minimum=0)
     offsets = np.arange(n_positions)[:, None] - np.arange(n_positions)[None, :]  # i - j
     distance = offsets if causal else np.abs(offsets)
-    bias = slopes[:, None, None] * -distance[None, :, :]  # -distance: no "-0." on the diagonal
+    bias: np.ndarray = slopes[:, None, None] * -distance[None, :, :]  # no "-0." on the diagonal
     if causal:
         bias = np.where(offsets[None, :, :] < 0, -np.inf, bias)
     return bias

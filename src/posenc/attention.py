@@ -66,7 +66,8 @@ def softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
     exps = np.exp(scores - peak)
     # A slice of only -inf sums to 0: its result is the documented nan, not a warning.
     with np.errstate(invalid="ignore"):
-        return exps / exps.sum(axis=axis, keepdims=True)
+        probabilities: np.ndarray = exps / exps.sum(axis=axis, keepdims=True)
+    return probabilities
 
 
 def self_attention(x: ArrayLike, *, causal: bool = False) -> np.ndarray:
@@ -231,4 +232,5 @@ def scaled_dot_product_attention(
         if n_q != n_k:
             raise ValueError(f"causal attention needs n_q == n_k, got {n_q} and {n_k}")
         scores = np.where(np.triu(np.ones((n_q, n_k), dtype=bool), k=1), -np.inf, scores)
-    return softmax(scores, axis=-1) @ values
+    attended: np.ndarray = softmax(scores, axis=-1) @ values
+    return attended

@@ -134,4 +134,5 @@ def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) 
         raise ValueError(
             f"position {bad} is beyond the table: {table_size}, so positions run from 0 to {last}"
         )
-    return rows[where + offset]
+    looked_up: np.ndarray = rows[where + offset]
+    return looked_up

@@ -24,6 +24,7 @@ from posenc.sinusoidal import sinusoidal_encoding
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 _INK = "#010203"  # placeholder colour, replaced by currentColor in to_html
@@ -53,7 +54,7 @@ def _style() -> Iterator[None]:
         yield
 
 
-def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list]:
+def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list[Axes]]:
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), layout="constrained")

@@ -13,4 +13,5 @@ _TURKISH_TO_ASCII = str.maketrans("ıİşŞğĞçÇöÖüÜ", "iIsSgGcCoOuU")
 
 def slugify(value: str, separator: str) -> str:
     """Slugify ``value`` like Python-Markdown, transliterating Turkish letters first."""
-    return ascii_slugify(value.translate(_TURKISH_TO_ASCII), separator)
+    slug: str = ascii_slugify(value.translate(_TURKISH_TO_ASCII), separator)
+    return slug

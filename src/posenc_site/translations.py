@@ -1,15 +1,15 @@
-"""Which Turkish pages are up to date with their English source, and marking them reviewed.
+"""Which translations are up to date with their source page, and marking them reviewed.
 
-Each Turkish page ``page.tr.md`` records in its front matter a hash of the English
-``page.md`` it translates::
+Each translated page (``page.tr.md``) records in its front matter a hash of the
+default-language page (``page.md``) it translates::
 
     ---
     l10n:
       source_hash: 3f1a9c0d2b7e4a55
     ---
 
-A page is *up to date* when that hash is the hash of the English file now, *outdated* when the
-English file has changed since, and *missing* when there is no Turkish file. Run::
+A translation is *up to date* when that hash is the hash of the source file now, *outdated*
+when the source has changed since, and *missing* when there is no translated file. Run::
 
     python -m posenc_site.translations status
     python -m posenc_site.translations review docs/lessons/positional-encoding.tr.md
@@ -17,136 +17,134 @@ English file has changed since, and *missing* when there is no Turkish file. Run
 
 import argparse
 import hashlib
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from mkdocs.utils.meta import get_data
 
 from posenc_site import context
+from posenc_site.languages import Language, Languages, from_file
 
 UP_TO_DATE, OUTDATED, MISSING = "up to date", "outdated", "missing"
-_FRONT_MATTER = re.compile(r"\A---\n(?P<yaml>.*?\n)---\n", re.DOTALL)
-_LABELS = {
-    "en": {
-        "page": "Page",
-        "state": "Turkish translation",
-        UP_TO_DATE: "up to date",
-        OUTDATED: "outdated",
-        MISSING: "missing",
-    },
-    "tr": {
-        "page": "Sayfa",
-        "state": "Türkçe çeviri",
-        UP_TO_DATE: "güncel",
-        OUTDATED: "güncel değil",
-        MISSING: "yok",
-    },
-}
 
 
 @dataclass(frozen=True)
 class PageStatus:
-    """The state of one English page's Turkish translation."""
+    """The state of one page's translation into one language."""
 
-    english: Path
-    turkish: Path
+    source: Path
+    translation: Path
+    language: Language
     state: str
-    recorded: str | None
-    current: str
 
 
-def source_hash(english: Path) -> str:
-    """The hash that identifies a version of an English page (16 hex digits of SHA-256)."""
-    return hashlib.sha256(english.read_bytes()).hexdigest()[:16]
+def source_hash(source: Path) -> str:
+    """The hash that identifies a version of a source page (16 hex digits of SHA-256)."""
+    return hashlib.sha256(source.read_bytes()).hexdigest()[:16]
 
 
-def turkish_twin(english: Path) -> Path:
-    """``page.md`` -> ``page.tr.md``."""
-    return english.with_name(english.name.removesuffix(".md") + ".tr.md")
-
-
-def english_source(turkish: Path) -> Path:
-    """``page.tr.md`` -> ``page.md``."""
-    return turkish.with_name(turkish.name.removesuffix(".tr.md") + ".md")
-
-
-def recorded_hash(turkish: Path) -> str | None:
-    """The source hash recorded in a Turkish page's front matter, if any."""
-    match = _FRONT_MATTER.match(turkish.read_text(encoding="utf-8"))
-    if not match:
-        return None
-    meta = yaml.safe_load(match.group("yaml")) or {}
+def recorded_hash(translation: Path) -> str | None:
+    """The source hash recorded in a translated page's front matter, if any."""
+    _, meta = get_data(translation.read_text(encoding="utf-8"))
     value = (meta.get("l10n") or {}).get("source_hash")
     return str(value) if value is not None else None
 
 
-def page_status(english: Path) -> PageStatus:
-    """The state of the translation of ``english``."""
-    turkish, current = turkish_twin(english), source_hash(english)
-    if not turkish.exists():
-        return PageStatus(english, turkish, MISSING, None, current)
-    recorded = recorded_hash(turkish)
-    state = UP_TO_DATE if recorded == current else OUTDATED
-    return PageStatus(english, turkish, state, recorded, current)
+def _languages(languages: Languages | None) -> Languages:
+    found = languages or context.current.languages
+    if found is None:
+        raise RuntimeError("pass the site's languages, or call this inside a build")
+    return found
 
 
-def english_pages(docs_dir: Path) -> list[Path]:
-    """Every English page under ``docs_dir``, sorted."""
-    return sorted(p for p in docs_dir.rglob("*.md") if not p.name.endswith(".tr.md"))
+def page_status(source: Path, language: Language, languages: Languages | None = None) -> PageStatus:
+    """The state of the translation of ``source`` into ``language``."""
+    translation = _languages(languages).twin(source, language)
+    if not translation.exists():
+        state = MISSING
+    else:
+        state = UP_TO_DATE if recorded_hash(translation) == source_hash(source) else OUTDATED
+    return PageStatus(source, translation, language, state)
 
 
-def status(docs_dir: Path) -> list[PageStatus]:
-    """The state of every page's translation."""
-    return [page_status(english) for english in english_pages(docs_dir)]
+def source_pages(docs_dir: Path, languages: Languages | None = None) -> list[Path]:
+    """Every default-language page under ``docs_dir``, sorted."""
+    site = _languages(languages)
+    return sorted(p for p in docs_dir.rglob("*.md") if site.of_page(p).default)
 
 
-def mark_reviewed(turkish: Path) -> str:
-    """Record the English source's current hash in ``turkish``; return the hash."""
-    current = source_hash(english_source(turkish))
-    text = turkish.read_text(encoding="utf-8")
-    match = _FRONT_MATTER.match(text)
-    meta = yaml.safe_load(match.group("yaml")) if match else {}
-    meta = meta or {}
+def status(docs_dir: Path, languages: Languages | None = None) -> list[PageStatus]:
+    """The state of every page's translation into every other language."""
+    site = _languages(languages)
+    return [
+        page_status(source, language, site)
+        for source in source_pages(docs_dir, site)
+        for language in site.translations
+    ]
+
+
+def mark_reviewed(translation: Path, languages: Languages | None = None) -> str:
+    """Record the source page's current hash in ``translation``; return the hash."""
+    current = source_hash(_languages(languages).source(translation))
+    body, meta = get_data(translation.read_text(encoding="utf-8"))
     meta.setdefault("l10n", {})["source_hash"] = current
     front = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)
-    body = text[match.end() :] if match else text
-    turkish.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
+    translation.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
     return current
 
 
-def status_table(language: str | None = None, docs_dir: Path | None = None) -> str:
-    """A Markdown table of every page and its translation state (default: page language)."""
+def status_table(
+    language: str | None = None,
+    docs_dir: Path | None = None,
+    languages: Languages | None = None,
+) -> str:
+    """A Markdown table of every page and the state of each of its translations.
+
+    ``language`` is the reader's (default: the page's), ``docs_dir`` the build's by default.
+    """
+    site = _languages(languages)
     root = docs_dir or context.current.docs_dir
-    labels = _LABELS[language or context.current.language]
-    rows = [f"| {labels['page']} | {labels['state']} |", "| --- | --- |"]
-    for page in status(root):
-        name = page.english.relative_to(root).as_posix()
-        rows.append(f"| `{name}` | {labels[page.state]} |")
+    reader = site.get(language) if language else context.current.page_language
+    assert root is not None
+    labels = reader.strings["translation_status"]
+    columns = [
+        labels["translation"].format(language=site.name_of(lang, reader))
+        for lang in site.translations
+    ]
+    rows = [f"| {' | '.join([labels['page'], *columns])} |", "|" + " --- |" * (1 + len(columns))]
+    for source in source_pages(root, site):
+        states = [labels[page_status(source, lang, site).state] for lang in site.translations]
+        rows.append(f"| {' | '.join([f'`{source.relative_to(root).as_posix()}`', *states])} |")
     return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``status`` lists the pages, ``review`` marks Turkish pages reviewed."""
+    """Command line: ``status`` lists the pages, ``review`` marks translations reviewed."""
     parser = argparse.ArgumentParser(prog="python -m posenc_site.translations")
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the docs folder")
+    parser.add_argument(
+        "--config", type=Path, default=Path("mkdocs.yml"), help="the site's mkdocs.yml"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("status", help="list every page as up to date, outdated or missing")
     check.add_argument("--check", action="store_true", help="exit 1 unless all are up to date")
-    review = commands.add_parser("review", help="mark Turkish pages as reviewed")
-    review.add_argument("pages", nargs="+", type=Path, help="Turkish pages (page.tr.md)")
+    review = commands.add_parser("review", help="mark translated pages as reviewed")
+    review.add_argument("pages", nargs="+", type=Path, help="translated pages (page.tr.md)")
     args = parser.parse_args(argv)
+    site = from_file(args.config.resolve())
 
     if args.command == "status":
-        pages = status(args.docs)
+        pages = status(args.docs, site)
         for page in pages:
-            print(f"{page.state:10}  {page.english.relative_to(args.docs).as_posix()}")
+            name = page.source.relative_to(args.docs).as_posix()
+            print(f"{page.state:10}  {page.language.code}  {name}")
         return int(args.check and any(page.state != UP_TO_DATE for page in pages))
-    for turkish in args.pages:
-        if not turkish.name.endswith(".tr.md") or not english_source(turkish).exists():
-            parser.error(f"{turkish} is not a Turkish page next to its English source")
-        print(f"{turkish}: source_hash {mark_reviewed(turkish)}")
+    for translation in args.pages:
+        if site.of_page(translation).default or not site.source(translation).exists():
+            parser.error(f"{translation} is not a translated page next to its source")
+        print(f"{translation}: source_hash {mark_reviewed(translation, site)}")
     return 0
 
 

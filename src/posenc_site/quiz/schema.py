@@ -10,16 +10,35 @@ A quiz fence holds a YAML list of questions. Each question is a mapping with ``t
 - ``match``: ``pairs``, a list of ``[concept, meaning]``; both sides must be distinct;
 - ``complete``: ``file`` (a code file under docs/) and ``blanks``, a list of ``{find, answers?}``:
   each ``find`` is cut out of the file (it must occur exactly once) and becomes a blank.
+
+Any other key is an error. The questions are frozen pydantic models; pydantic's validation
+errors become a QuizError whose message names the question and the key at fault.
 """
 
 import random
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Self, get_args
 
 import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictStr,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 BLANK = re.compile(r"_{4,}")
 
@@ -28,83 +47,207 @@ class QuizError(ValueError):
     """A malformed quiz; the message names the question."""
 
 
-@dataclass(frozen=True)
-class Option:
+class _CheckError(ValueError):
+    """A check across fields failed; ``part`` is the option or blank at fault, if any."""
+
+    def __init__(self, message: str, part: str | None = None) -> None:
+        super().__init__(message)
+        self.part = part
+
+
+def _rstrip_nonempty(code: str) -> str:
+    code = code.rstrip()
+    if not code:
+        raise ValueError("empty")
+    return code
+
+
+def _number_as_text(value: object) -> object:
+    # An answer written as 2 or 0.5 in YAML is meant as the text the reader types.
+    return str(value) if isinstance(value, int | float) else value
+
+
+def _as_list(value: object) -> object:
+    return value if isinstance(value, list) else [value]
+
+
+Text = Annotated[StrictStr, StringConstraints(strip_whitespace=True, min_length=1)]
+Answer = Annotated[Text, BeforeValidator(_number_as_text)]
+Accepted = Annotated[tuple[Answer, ...], BeforeValidator(_as_list), Field(min_length=1)]
+
+
+class _Struct(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Question(_Struct):
+    question: Text
+    explanation: Text
+
+
+class Option(_Struct):
     """One answer of a choice question."""
 
-    text: str
-    correct: bool
-    explanation: str | None
+    text: Text
+    correct: StrictBool = False
+    explanation: Text | None = None
+
+    @field_validator("explanation", mode="before")
+    @classmethod
+    def _not_left_empty(cls, value: object) -> object:
+        # None is for an option without the key; `explanation:` with nothing after is a slip.
+        if value is None:
+            raise ValueError("empty")
+        return value
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(_Question):
     """A multiple-choice question (radio buttons, or checkboxes when `multiple`)."""
 
-    question: str
-    explanation: str
-    options: tuple[Option, ...]
-    multiple: bool
+    type: Literal["choice"]
+    options: Annotated[tuple[Option, ...], Field(min_length=2)]
+    multiple: StrictBool = False
+
+    @property
+    def right(self) -> tuple[int, ...]:
+        """The indices of the right options."""
+        return tuple(k for k, option in enumerate(self.options) if option.correct)
+
+    @model_validator(mode="after")
+    def _right_count(self) -> Self:
+        if not self.right:
+            raise _CheckError("no option is marked correct")
+        if len(self.right) > 1 and not self.multiple:
+            raise _CheckError(f"{len(self.right)} options are marked correct; set 'multiple: true'")
+        return self
 
 
-@dataclass(frozen=True)
-class Blank:
+class Blank(_Question):
     """A line of code with blanks to fill in."""
 
-    question: str
-    explanation: str
-    code: str
-    answers: tuple[tuple[str, ...], ...]
+    type: Literal["blank"]
+    code: Annotated[StrictStr, AfterValidator(_rstrip_nonempty)]
+    answers: tuple[Accepted, ...]
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """Where each blank (``____``) is in ``code``, in order."""
+        return tuple(match.span() for match in BLANK.finditer(self.code))
+
+    @model_validator(mode="after")
+    def _one_answer_per_blank(self) -> Self:
+        if not self.spans:
+            raise _CheckError("'code' has no blank (write ____)")
+        if len(self.spans) != len(self.answers):
+            raise _CheckError(
+                f"'code' has {len(self.spans)} blank(s) but {len(self.answers)} answer(s)"
+            )
+        return self
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(_Question):
     """Concepts to pair with meanings."""
 
-    question: str
-    explanation: str
-    pairs: tuple[tuple[str, str], ...]
-    order: tuple[int, ...]  # the meanings as shown: order[k] is the pair index of row k
+    type: Literal["match"]
+    pairs: Annotated[tuple[tuple[Text, Text], ...], Field(min_length=2)]
+    _order: tuple[int, ...] = PrivateAttr()
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The meanings as shown: ``order[k]`` is the pair index of row ``k``."""
+        return self._order
+
+    @model_validator(mode="after")
+    def _one_to_one(self, info: ValidationInfo) -> Self:
+        for side, name in ((0, "concept"), (1, "meaning")):
+            seen = [pair[side] for pair in self.pairs]
+            repeated = sorted({s for s in seen if seen.count(s) > 1})
+            if repeated:
+                raise _CheckError(f"not one-to-one, the {name} {repeated[0]!r} appears twice")
+        seed = f"match-{_context(info)['number']}-{len(self.pairs)}"
+        self._order = shuffled_order(len(self.pairs), seed)
+        return self
 
 
-@dataclass(frozen=True)
-class Complete:
+class Find(_Struct):
+    """A blank of a complete question: a piece of the file, and what else is accepted."""
+
+    find: Text
+    answers: Accepted | None = None
+
+
+class Complete(_Question):
     """A code file with some of its parts cut out as blanks."""
 
-    question: str
-    explanation: str
-    code: str  # the file, whole
-    spans: tuple[tuple[int, int], ...]  # where each blank is cut out of ``code``, in order
-    answers: tuple[tuple[str, ...], ...]
+    type: Literal["complete"]
+    file: StrictStr
+    blanks: Annotated[tuple[Find, ...], Field(min_length=1)]
+    _code: str = PrivateAttr()
+    _spans: tuple[tuple[int, int], ...] = PrivateAttr()
+    _answers: tuple[tuple[str, ...], ...] = PrivateAttr()
+
+    @property
+    def code(self) -> str:
+        """The file, whole."""
+        return self._code
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """Where each blank is cut out of ``code``, in order."""
+        return self._spans
+
+    @property
+    def answers(self) -> tuple[tuple[str, ...], ...]:
+        """The accepted answers of each blank, in the order of ``spans``."""
+        return self._answers
+
+    @model_validator(mode="after")
+    def _cut(self, info: ValidationInfo) -> Self:
+        path = _context(info)["docs_dir"] / self.file
+        if not path.is_file():
+            raise _CheckError(f"'file' must name a file under docs/, got {self.file!r}")
+        code = path.read_text(encoding="utf-8")
+        spans = []
+        for k, blank in enumerate(self.blanks, start=1):
+            count = code.count(blank.find)
+            if count != 1:
+                raise _CheckError(
+                    f"{blank.find!r} occurs {count} times in {self.file}; it must occur once",
+                    part=f"blank {k}",
+                )
+            start = code.index(blank.find)
+            spans.append((start, start + len(blank.find)))
+        order = sorted(range(len(spans)), key=lambda k: spans[k])
+        if any(spans[a][1] > spans[b][0] for a, b in pairwise(order)):
+            raise _CheckError("two blanks overlap")
+        self._code = code
+        self._spans = tuple(spans[k] for k in order)
+        self._answers = tuple(self.blanks[k].answers or (self.blanks[k].find,) for k in order)
+        return self
 
 
-Question = Choice | Blank | Match | Complete
-
-_COMMON = {"type", "question", "explanation"}
-_KEYS = {
-    "choice": _COMMON | {"options", "multiple"},
-    "blank": _COMMON | {"code", "answers"},
-    "match": _COMMON | {"pairs"},
-    "complete": _COMMON | {"file", "blanks"},
-}
-
-
-def _text(raw: dict[str, Any], key: str, where: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise QuizError(f"{where}: '{key}' must be a non-empty text")
-    return value.strip()
-
-
-def _accepted(value: object, where: str) -> tuple[str, ...]:
-    values = value if isinstance(value, list) else [value]
-    if not values or not all(isinstance(v, str | int | float) and str(v).strip() for v in values):
-        raise QuizError(f"{where}: an answer must be a text or a list of texts, got {value!r}")
-    return tuple(str(v).strip() for v in values)
+Question = Annotated[Choice | Blank | Match | Complete, Field(discriminator="type")]
+_QUESTION: TypeAdapter[Question] = TypeAdapter(Question)
+_KINDS = sorted(
+    get_args(model.model_fields["type"].annotation)[0] for model in (Choice, Blank, Match, Complete)
+)
 
 
 def shuffled_order(n: int, seed: str) -> tuple[int, ...]:
-    """A deterministic order of ``range(n)`` in which no item keeps its place (for n >= 2)."""
+    """A deterministic order of ``range(n)`` in which no item keeps its place (for n >= 2).
+
+    Parameters
+    ----------
+    n
+        How many items.
+    seed
+        Seeds the random order, so that every build shows the same one.
+
+    Returns
+    -------
+    tuple[int, ...]
+        A permutation of ``range(n)``.
+    """
     rng = random.Random(seed)
     order = list(range(n))
     while n >= 2 and any(k == i for k, i in enumerate(order)):
@@ -112,110 +255,90 @@ def shuffled_order(n: int, seed: str) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _choice(raw: dict[str, Any], where: str) -> Choice:
-    options_raw = raw.get("options")
-    if not isinstance(options_raw, list) or len(options_raw) < 2:
-        raise QuizError(f"{where}: 'options' must be a list of at least 2 options")
-    options = []
-    for k, item in enumerate(options_raw, start=1):
-        at = f"{where}, option {k}"
-        if not isinstance(item, dict):
-            raise QuizError(f"{at}: must be a mapping with 'text'")
-        unknown = set(item) - {"text", "correct", "explanation"}
+# What a key must hold, as told to the author whatever pydantic found wrong with it.
+_KEY_MESSAGES = {
+    "question": "'question' must be a non-empty text",
+    "explanation": "'explanation' must be a non-empty text",
+    "text": "'text' must be a non-empty text",
+    "find": "'find' must be a non-empty text",
+    "code": "'code' must be a non-empty text",
+    "correct": "'correct' must be true or false",
+    "multiple": "'multiple' must be true or false",
+    "options": "'options' must be a list of at least 2 options",
+    "answers": "'answers' must be a list, one entry per blank",
+    "pairs": "'pairs' must be a list of at least 2 [concept, meaning] pairs",
+    "blanks": "'blanks' must be a non-empty list of {{find, answers}}",
+    "file": "'file' must name a file under docs/, got {value!r}",
+}
+# How an item of a list is named in a message, and what it must be.
+_ITEMS = {
+    "options": ("option", "must be a mapping with 'text'"),
+    "pairs": ("pair", "must be [concept, meaning], two texts"),
+    "answers": ("blank", "an answer must be a text or a list of texts, got {value!r}"),
+    "blanks": ("blank", "must be a mapping with 'find' and optional 'answers'"),
+}
+
+
+def _unknown_keys(unknown: list[Any], first: Any) -> str:
+    keys = sorted(str(p["loc"][-1]) for p in unknown if p["loc"][:-1] == first["loc"][:-1])
+    return f"unknown key(s) {keys}"
+
+
+def _context(info: ValidationInfo) -> dict[str, Any]:
+    """The validation context ``parse_quiz`` passes: the question's number and the docs folder."""
+    assert info.context is not None, "questions are validated by parse_quiz"
+    return dict(info.context)
+
+
+def _message(error: ValidationError, raw: Mapping[str, Any], where: str) -> str:
+    """The QuizError message for the first problem pydantic found in one question."""
+    problems = error.errors()
+    unknown = [p for p in problems if p["type"] == "extra_forbidden"]
+    first = unknown[0] if unknown else problems[0]
+    check = first.get("ctx", {}).get("error")
+    if isinstance(check, _CheckError):
+        return f"{where}{', ' + check.part if check.part else ''}: {check}"
+    # The location is the question's type (the union's tag), then key, index, key, index.
+    _, raw_key, *rest = first["loc"]
+    key = str(raw_key)
+    if not rest:
         if unknown:
-            raise QuizError(f"{at}: unknown key(s) {sorted(unknown)}")
-        correct = item.get("correct", False)
-        if not isinstance(correct, bool):
-            raise QuizError(f"{at}: 'correct' must be true or false")
-        why = _text(item, "explanation", at) if "explanation" in item else None
-        options.append(Option(_text(item, "text", at), correct, why))
-    multiple = raw.get("multiple", False)
-    if not isinstance(multiple, bool):
-        raise QuizError(f"{where}: 'multiple' must be true or false")
-    right = sum(option.correct for option in options)
-    if right == 0:
-        raise QuizError(f"{where}: no option is marked correct")
-    if right > 1 and not multiple:
-        raise QuizError(f"{where}: {right} options are marked correct; set 'multiple: true'")
-    return Choice(
-        _text(raw, "question", where), _text(raw, "explanation", where), tuple(options), multiple
-    )
-
-
-def _blank(raw: dict[str, Any], where: str) -> Blank:
-    code = raw.get("code")
-    if not isinstance(code, str) or not code.strip():
-        raise QuizError(f"{where}: 'code' must be a non-empty text")
-    answers = raw.get("answers")
-    if not isinstance(answers, list):
-        raise QuizError(f"{where}: 'answers' must be a list, one entry per blank")
-    blanks = len(BLANK.findall(code))
-    if blanks == 0:
-        raise QuizError(f"{where}: 'code' has no blank (write ____)")
-    if blanks != len(answers):
-        raise QuizError(f"{where}: 'code' has {blanks} blank(s) but {len(answers)} answer(s)")
-    accepted = tuple(_accepted(a, f"{where}, blank {k}") for k, a in enumerate(answers, 1))
-    return Blank(
-        _text(raw, "question", where), _text(raw, "explanation", where), code.rstrip(), accepted
-    )
-
-
-def _match(raw: dict[str, Any], where: str, seed: str) -> Match:
-    pairs_raw = raw.get("pairs")
-    if not isinstance(pairs_raw, list) or len(pairs_raw) < 2:
-        raise QuizError(f"{where}: 'pairs' must be a list of at least 2 [concept, meaning] pairs")
-    pairs = []
-    for k, pair in enumerate(pairs_raw, start=1):
-        if not (
-            isinstance(pair, list) and len(pair) == 2 and all(isinstance(s, str) for s in pair)
-        ):
-            raise QuizError(f"{where}, pair {k}: must be [concept, meaning], two texts")
-        pairs.append((pair[0].strip(), pair[1].strip()))
-    for side, name in ((0, "concept"), (1, "meaning")):
-        seen = [pair[side] for pair in pairs]
-        repeated = sorted({s for s in seen if seen.count(s) > 1})
-        if repeated:
-            raise QuizError(f"{where}: not one-to-one, the {name} {repeated[0]!r} appears twice")
-    order = shuffled_order(len(pairs), seed)
-    return Match(
-        _text(raw, "question", where), _text(raw, "explanation", where), tuple(pairs), order
-    )
-
-
-def _complete(raw: dict[str, Any], where: str, docs_dir: Path) -> Complete:
-    file = raw.get("file")
-    if not isinstance(file, str) or not (docs_dir / file).is_file():
-        raise QuizError(f"{where}: 'file' must name a file under docs/, got {file!r}")
-    code = (docs_dir / file).read_text(encoding="utf-8")
-    blanks = raw.get("blanks")
-    if not isinstance(blanks, list) or not blanks:
-        raise QuizError(f"{where}: 'blanks' must be a non-empty list of {{find, answers}}")
-    spans, answers = [], []
-    for k, blank in enumerate(blanks, start=1):
-        at = f"{where}, blank {k}"
-        if not isinstance(blank, dict) or set(blank) - {"find", "answers"}:
-            raise QuizError(f"{at}: must be a mapping with 'find' and optional 'answers'")
-        find = _text(blank, "find", at)
-        count = code.count(find)
-        if count != 1:
-            raise QuizError(f"{at}: {find!r} occurs {count} times in {file}; it must occur once")
-        start = code.index(find)
-        spans.append((start, start + len(find)))
-        answers.append(_accepted(blank.get("answers", find), at))
-    order = sorted(range(len(spans)), key=lambda k: spans[k])
-    if any(spans[a][1] > spans[b][0] for a, b in pairwise(order)):
-        raise QuizError(f"{where}: two blanks overlap")
-    return Complete(
-        _text(raw, "question", where),
-        _text(raw, "explanation", where),
-        code,
-        tuple(spans[k] for k in order),
-        tuple(answers[k] for k in order),
-    )
+            return f"{where}: {_unknown_keys(unknown, first)}"
+        return f"{where}: " + _KEY_MESSAGES[key].format(value=raw.get(key))
+    raw_index, *rest = rest
+    index = int(raw_index)
+    name, must = _ITEMS[key]
+    at, item = f"{where}, {name} {index + 1}", raw[key][index]
+    if key == "options" and rest:
+        problem = _unknown_keys(unknown, first) if unknown else _KEY_MESSAGES[str(rest[0])]
+        return f"{at}: {problem}"
+    if key == "blanks" and rest[:1] == ["find"]:
+        return f"{at}: {_KEY_MESSAGES['find']}"
+    if key == "blanks" and rest[:1] == ["answers"]:
+        must, item = _ITEMS["answers"][1], item["answers"]
+    return f"{at}: " + must.format(value=item)
 
 
 def parse_quiz(source: str, *, docs_dir: Path) -> list[Question]:
-    """Read and check the YAML of one quiz fence; raise QuizError naming the bad question."""
+    """Read and check the YAML of one quiz fence.
+
+    Parameters
+    ----------
+    source
+        The fence's content, a YAML list of questions.
+    docs_dir
+        The docs folder, where a ``complete`` question's ``file`` is looked up.
+
+    Returns
+    -------
+    list[Question]
+        The questions, in order.
+
+    Raises
+    ------
+    QuizError
+        The quiz is malformed; the message names the question and what is wrong with it.
+    """
     try:
         data = yaml.safe_load(source)
     except yaml.YAMLError as error:
@@ -228,29 +351,35 @@ def parse_quiz(source: str, *, docs_dir: Path) -> list[Question]:
         if not isinstance(raw, dict):
             raise QuizError(f"{where}: must be a mapping")
         kind = raw.get("type")
-        if kind not in _KEYS:
-            raise QuizError(f"{where}: 'type' must be one of {sorted(_KEYS)}, got {kind!r}")
+        if kind not in _KINDS:
+            raise QuizError(f"{where}: 'type' must be one of {_KINDS}, got {kind!r}")
         text = str(raw.get("question", ""))
         where = f"{where} ({kind}: {text[:60] + '…' if len(text) > 60 else text!r})"
-        unknown = set(raw) - _KEYS[kind]
-        if unknown:
-            raise QuizError(f"{where}: unknown key(s) {sorted(unknown)}")
-        if kind == "choice":
-            questions.append(_choice(raw, where))
-        elif kind == "blank":
-            questions.append(_blank(raw, where))
-        elif kind == "match":
-            questions.append(_match(raw, where, seed=f"match-{number}-{len(raw.get('pairs', []))}"))
-        else:
-            questions.append(_complete(raw, where, docs_dir))
+        try:
+            question = _QUESTION.validate_python(
+                raw, context={"docs_dir": docs_dir, "number": number}
+            )
+        except ValidationError as error:
+            raise QuizError(_message(error, raw, where)) from None
+        questions.append(question)
     return questions
 
 
 def answer_key(question: Question) -> tuple[object, ...]:
-    """What must not change between languages: the type and the right answers."""
+    """What must not change between languages: the type and the right answers.
+
+    Parameters
+    ----------
+    question
+        A parsed question.
+
+    Returns
+    -------
+    tuple[object, ...]
+        The question's type followed by what decides its right answers.
+    """
     if isinstance(question, Choice):
-        right = tuple(k for k, option in enumerate(question.options) if option.correct)
-        return ("choice", len(question.options), right, question.multiple)
+        return ("choice", len(question.options), question.right, question.multiple)
     if isinstance(question, Blank):
         return ("blank", question.code, question.answers)
     if isinstance(question, Match):

@@ -1,0 +1,52 @@
+"""One search index per language, each at its language's root.
+
+mkdocs-static-i18n writes one index for both languages: a Turkish search then also returns
+English pages (and the other way round), and lunr stems every word as both languages. After
+the build the index is split, each language's part written under its root with locations
+relative to it, and each page's Material configuration points its search at that root.
+"""
+
+import json
+import re
+from pathlib import Path
+
+from mkdocs.utils import get_relative_url
+
+from posenc_site.languages import Language, Languages
+
+_CONFIG_SCRIPT = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)')
+
+
+def point_search_at_root(output: str, url: str, language: Language) -> str:
+    """Make Material look for the search index of ``language`` (its ``base``) on this page."""
+    if language.default:
+        return output
+    base = get_relative_url(language.url_prefix, url) if url != language.url_prefix else "."
+
+    def rebase(match: re.Match[str]) -> str:
+        settings = json.loads(match.group(2))
+        settings["base"] = base.rstrip("/") or "."
+        return match.group(1) + json.dumps(settings) + match.group(3)
+
+    return _CONFIG_SCRIPT.sub(rebase, output, count=1)
+
+
+def split(site_dir: Path, languages: Languages) -> None:
+    """Split the merged ``search/search_index.json`` into one index per language."""
+    index_file = site_dir / "search" / "search_index.json"
+    if not index_file.exists():
+        return
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    by_language: dict[str, list[dict[str, object]]] = {lang.code: [] for lang in languages.all}
+    for doc in index["docs"]:
+        language = languages.of_url(doc["location"])
+        location = doc["location"].removeprefix(language.url_prefix)
+        by_language[language.code].append({**doc, "location": location})
+    if not any(by_language[language.code] for language in languages.translations):
+        return
+    for language in languages.all:
+        target = site_dir / language.url_prefix / "search" / "search_index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        config = {**index["config"], "lang": [language.code]}
+        split_index = {**index, "config": config, "docs": by_language[language.code]}
+        target.write_text(json.dumps(split_index, ensure_ascii=False), encoding="utf-8")

@@ -1,0 +1,44 @@
+"""The few places where the build relies on another package's internals, pinned by tests.
+
+If one of these fails after an upgrade, the message says what moved and which module of
+posenc_site must change with it.
+"""
+
+import inspect
+
+import markdown
+import pytest
+from markdown_exec import formatter, validator
+from mkdocs.exceptions import PluginError
+
+from posenc_site import exec_failures
+
+
+def test_markdown_exec_reports_a_raising_block_in_its_log():
+    # posenc_site.exec_failures reads markdown-exec's log text to name the page that failed.
+    fence = {"name": "python", "class": "python", "validator": validator, "format": formatter}
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}},
+    )
+    exec_failures.start_page()
+    md.convert('```python exec="on"\nraise ValueError("boom")\n```\n')
+    with pytest.raises(PluginError, match=r"page\.md: 1 executed code block\(s\) raised"):
+        exec_failures.check("page.md")
+    exec_failures.start_page()
+    md.convert('```python exec="on"\nprint("fine")\n```\n')
+    exec_failures.check("page.md")  # no failure, no error
+
+
+def test_mkdocstrings_reads_the_locale_from_its_handlers_at_render_time():
+    # posenc_site.page_language sets Handlers._locale for each page's language, since
+    # mkdocs-static-i18n runs mkdocstrings' on_config for the first language only.
+    from mkdocstrings._internal import extension
+    from mkdocstrings._internal.handlers.base import Handlers
+
+    assert "self._locale" in inspect.getsource(Handlers.__init__), (
+        "mkdocstrings' Handlers no longer keeps _locale: change posenc_site.page_language"
+    )
+    assert "_handlers._locale" in inspect.getsource(extension), (
+        "mkdocstrings no longer renders with Handlers._locale: change posenc_site.page_language"
+    )
