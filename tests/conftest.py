@@ -1,5 +1,4 @@
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -9,15 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
-from posenc_site import context, languages
+from posenc_site import context, languages, translations
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suffix from here
 
 
-_BUILD_FIXTURES = {"site", "project_copy", "site_url"}
+_BUILD_FIXTURES = {"site", "small_project", "site_url"}
 _BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
 
 
@@ -44,11 +44,24 @@ def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built once per test session with ``mkdocs build --strict``."""
-    out = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, out)
-    assert result.returncode == 0, result.stdout + result.stderr
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site, built once per test run with ``mkdocs build --strict``.
+
+    The xdist workers share one build: the first to take the lock builds, the others wait and
+    read it (pytest-xdist's documented pattern for session fixtures that must run once).
+    """
+    if worker_id == "master":  # not under xdist
+        root = tmp_path_factory.mktemp("site-build")
+    else:
+        root = tmp_path_factory.getbasetemp().parent
+    out, log = root / "site", root / "site-build.log"
+    with FileLock(str(root / "site-build.lock")):
+        if not log.exists():
+            result = mkdocs_build(ROOT, out)
+            status = "ok" if result.returncode == 0 else "failed"
+            log.write_text(f"{status}\n{result.stdout}{result.stderr}", encoding="utf-8")
+    status, _, output = log.read_text(encoding="utf-8").partition("\n")
+    assert status == "ok", output
     return out
 
 
@@ -59,12 +72,95 @@ def build_context() -> Iterator[context.BuildContext]:
         yield context.current
 
 
+SMALL_CONFIG = f"""
+site_name: small
+site_url: https://small.example.org/
+theme: {{name: material, language: en, font: false}}
+nav:
+  - Home: index.md
+  - Lesson: lesson.md
+markdown_extensions:
+  - admonition
+  - toc: {{permalink: true}}
+  - pymdownx.arithmatex: {{generic: true}}
+  - pymdownx.snippets: {{base_path: [docs]}}
+  - pymdownx.superfences:
+      custom_fences:
+        - name: quiz
+          class: quiz
+          format: !!python/name:posenc_site.quiz.fence_format
+plugins:
+  - search
+  - i18n:
+      docs_structure: suffix
+      fallback_to_default: false
+      reconfigure_search: false
+      languages:
+        - {{locale: en, name: English, default: true, build: true}}
+        - locale: tr
+          name: Türkçe
+          build: true
+          nav_translations: {{Home: Ana sayfa, Lesson: Ders}}
+  - markdown-exec
+hooks:
+  - {(ROOT / "src/posenc_site/hooks.py").as_posix()}
+validation:
+  omitted_files: warn
+  absolute_links: warn
+  unrecognized_links: warn
+  anchors: warn
+  not_found: warn
+"""
+
+SMALL_PAGES = {
+    "index": ("# {home}\n\nSee [the lesson](lesson.md) and [its formula](lesson.md#eq-sum).\n"),
+    "lesson": """# {lesson}
+
+$$
+a + b = \\sqrt{{d}}
+\\label{{sum}}
+$$
+
+```python exec="on" source="above" result="text"
+import numpy as np
+from posenc import sinusoidal_encoding
+
+print(np.round(sinusoidal_encoding(2, 4), 3))
+```
+
+```quiz
+- type: choice
+  question: Pick one.
+  options:
+    - text: right
+      correct: true
+    - text: wrong
+      explanation: Why.
+  explanation: Because.
+```
+""",
+}
+
+
 @pytest.fixture
-def project_copy(tmp_path: Path) -> Path:
-    """A copy of the site sources that a test may break."""
-    for name in ("docs", "src"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+def small_project(tmp_path: Path) -> Path:
+    """A two-page site in both languages, built with the site's hooks, that a test may break.
+
+    Build-failure tests use it rather than a copy of the whole site: a build takes a second.
+    """
+    (tmp_path / "mkdocs.yml").write_text(SMALL_CONFIG, encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    titles = {
+        "en": {"home": "Home", "lesson": "Lesson"},
+        "tr": {"home": "Ana sayfa", "lesson": "Ders"},
+    }
+    for language in SITE.all:
+        for name, text in SMALL_PAGES.items():
+            page = docs / f"{name}{language.page_suffix}"
+            page.write_text(text.format(**titles[language.code]), encoding="utf-8")
+    for name in SMALL_PAGES:  # the translations are reviewed: no outdated banner
+        translations.mark_reviewed(SITE.twin(docs / f"{name}.md", TURKISH), SITE)
     return tmp_path
 
 

@@ -1,10 +1,10 @@
-"""A broken page must stop the build and name the page."""
+"""A broken page must stop the build and name the page (on a small two-page project)."""
 
 from pathlib import Path
 
-from conftest import mkdocs_build
+from conftest import TURKISH, mkdocs_build
 
-TURKISH_LESSON = "lessons/positional-encoding.tr.md"
+TURKISH_LESSON = f"lesson{TURKISH.page_suffix}"
 
 
 def break_page(project: Path, page: str, old: str, new: str) -> None:
@@ -14,48 +14,53 @@ def break_page(project: Path, page: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_a_raising_code_block_fails_the_build_and_names_the_page(project_copy, tmp_path):
-    break_page(
-        project_copy, TURKISH_LESSON, "PE = sinusoidal_encoding(4, 6)", "PE = undefined_name"
-    )
-    result = mkdocs_build(project_copy, tmp_path / "out")
+def test_the_small_project_builds(small_project, tmp_path):
+    result = mkdocs_build(small_project, tmp_path / "out")
+    assert result.returncode == 0, result.stdout + result.stderr
+    page = (tmp_path / "out" / TURKISH.url_prefix / "lesson" / "index.html").read_text("utf-8")
+    assert "[[0.    1.    0.    1.   ]" in page  # the executed block's output
+    assert '<form class="pe-quiz"' in page
+    assert "<math" in page
+
+
+def test_a_raising_code_block_fails_the_build_and_names_the_page(small_project, tmp_path):
+    break_page(small_project, TURKISH_LESSON, "sinusoidal_encoding(2, 4)", "undefined_name")
+    result = mkdocs_build(small_project, tmp_path / "out")
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert f"{TURKISH_LESSON}: 1 executed code block(s) raised" in output
     assert "NameError" in output
-    assert not (tmp_path / "out" / "tr" / "lessons" / "positional-encoding" / "index.html").exists()
+    assert not (tmp_path / "out" / TURKISH.url_prefix / "lesson" / "index.html").exists()
 
 
-def test_a_bad_formula_fails_the_build_and_names_the_page(project_copy, tmp_path):
-    break_page(project_copy, TURKISH_LESSON, r"\sqrt{d}", r"\sqrt{d")
-    result = mkdocs_build(project_copy, tmp_path / "out")
+def test_a_bad_formula_fails_the_build_and_names_the_page(small_project, tmp_path):
+    break_page(small_project, TURKISH_LESSON, r"\sqrt{d}", r"\sqrt{d")
+    result = mkdocs_build(small_project, tmp_path / "out")
     assert result.returncode != 0
     assert f"{TURKISH_LESSON}: unbalanced braces" in result.stdout + result.stderr
 
 
-def test_missing_translation_broken_link_and_missing_formula_fail_the_build(project_copy, tmp_path):
+def test_missing_translation_broken_link_and_missing_formula_fail_the_build(
+    small_project, tmp_path
+):
     # Three problems MkDocs reports as warnings: --strict collects them all, then fails.
-    (project_copy / "docs" / "lessons" / "comparison.tr.md").unlink()
-    break_page(project_copy, TURKISH_LESSON, "(learned-embeddings.md)", "(no-such-page.md)")
-    break_page(project_copy, "contributing.tr.md", "#eq-sinusoidal)", "#eq-no-such-formula)")
-    result = mkdocs_build(project_copy, tmp_path / "out")
+    (small_project / "docs" / TURKISH_LESSON).unlink()
+    index = f"index{TURKISH.page_suffix}"
+    break_page(small_project, index, "(lesson.md)", "(no-such-page.md)")
+    break_page(small_project, index, "#eq-sum)", "#eq-no-such-formula)")
+    result = mkdocs_build(small_project, tmp_path / "out")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "A reference to 'lessons/comparison.md' is included in the 'nav'" in output
+    assert "A reference to 'lesson.md' is included in the 'nav'" in output
     assert "no-such-page.md" in output
     assert "eq-no-such-formula" in output
 
 
-def test_a_malformed_quiz_fails_the_build_naming_page_and_question(project_copy, tmp_path):
-    break_page(
-        project_copy,
-        TURKISH_LESSON,
-        "      explanation: Kararlılık",
-        "      correct: true\n      explanation: Kararlılık",
-    )
-    result = mkdocs_build(project_copy, tmp_path / "out")
+def test_a_malformed_quiz_fails_the_build_naming_page_and_question(small_project, tmp_path):
+    break_page(small_project, TURKISH_LESSON, "      explanation: Why.", "      correct: true")
+    result = mkdocs_build(small_project, tmp_path / "out")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "lessons/positional-encoding.tr.md" in output
+    assert TURKISH_LESSON in output
     assert "quiz question 1 (choice:" in output
     assert "2 options are marked correct; set 'multiple: true'" in output

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import ROOT, mkdocs_build
+from conftest import ROOT, TURKISH, mkdocs_build
 from docblocks import DOCS
 from posenc_site import languages, translations
 from posenc_site.translations import MISSING, OUTDATED, UP_TO_DATE, main
@@ -87,15 +87,13 @@ def test_status_page_is_built_in_both_languages(site):
         assert f"<code>{name}</code></td>\n<td>{words['tr'][page.state]}</td>" in turkish
 
 
-def test_editing_an_english_page_shows_the_banner_on_its_twin(project_copy, tmp_path):
-    english = project_copy / "docs" / "lessons" / "positional-encoding.md"
+def test_editing_an_english_page_shows_the_banner_on_its_twin(small_project, tmp_path):
+    english = small_project / "docs" / "lesson.md"
     english.write_text(english.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
-    result = mkdocs_build(project_copy, tmp_path / "out")
+    result = mkdocs_build(small_project, tmp_path / "out")
     assert result.returncode == 0, result.stdout + result.stderr
-    page = (tmp_path / "out/tr/lessons/positional-encoding/index.html").read_text("utf-8")
+    page = (tmp_path / "out" / TURKISH.url_prefix / "lesson/index.html").read_text("utf-8")
     assert "Bu çeviri güncel değil" in page
-    assert '<a href="../../../lessons/positional-encoding/" hreflang="en">' in page
-    status_page = (tmp_path / "out/tr/translation-status/index.html").read_text("utf-8")
-    assert "<code>lessons/positional-encoding.md</code></td>\n<td>güncel değil</td>" in status_page
-    untouched = (tmp_path / "out/tr/index.html").read_text("utf-8")
+    assert '<a href="../../lesson/" hreflang="en">' in page
+    untouched = (tmp_path / "out" / TURKISH.url_prefix / "index.html").read_text("utf-8")
     assert "Bu çeviri güncel değil" not in untouched
