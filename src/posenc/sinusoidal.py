@@ -182,7 +182,7 @@ def _split(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _sin_cos_of_multiples(
-    multiples: np.ndarray, head: np.ndarray, tail: np.ndarray
+    multiples: np.ndarray | np.float64, head: np.ndarray, tail: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Sine and cosine of the exact real products ``multiples * (head + tail)``, to an ulp.
 
