@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from posenc_site import context, languages, translations
+from posenc_site import context, languages, page_weight, translations
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suffix from here
 
 
-_BUILD_FIXTURES = {"site", "small_project", "site_url"}
+_BUILD_FIXTURES = {"site", "small_project", "site_url", "compressed_site_url"}
 _BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
 
 
@@ -216,3 +216,10 @@ def site_url(site: Path) -> Iterator[str]:
     yield url
     server.terminate()
     server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def compressed_site_url(site: Path) -> Iterator[str]:
+    """The built site served as web hosts serve it, text gzipped (posenc_site.page_weight)."""
+    with page_weight.serve(site) as url:
+        yield url

@@ -89,3 +89,46 @@ def test_two_figures_on_a_page_share_no_id():
     assert not ids_a & ids_b
     for reference in re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', a):
         assert (reference[0] or reference[1]) in ids_a
+
+
+def _embedded_images(html):
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    return [
+        Image.open(io.BytesIO(base64.b64decode(data)))
+        for data in re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", html)
+    ]
+
+
+def test_heatmap_embeds_the_table_itself_one_pixel_per_entry():
+    from matplotlib import colormaps
+
+    table = sinusoidal_encoding(64, 128)
+    image, _colorbar = _embedded_images(to_html(encoding_heatmap(64, 128), alt="table"))
+    assert image.size == (128, 64)
+    assert image.mode == "P"  # a palette: 1 byte a pixel, not RGBA's 4
+    expected = colormaps["viridis"]((table + 1) / 2, bytes=True)
+    np.testing.assert_array_equal(np.asarray(image.convert("RGBA")), expected)
+
+
+def test_curves_are_lines_without_markers():
+    figure = dimension_curves(64, 128)
+    assert all(line.get_marker() in (None, "None", "") for line in figure.axes[0].get_lines())
+
+
+def test_svg_is_lean():
+    import re
+
+    html = to_html(dimension_curves(64, 128), alt="curves")
+    decimals = re.findall(r"\d\.(\d+)", re.sub(r"base64,[^\"]*", "", html))
+    assert decimals
+    assert max(map(len, decimals)) <= 4  # matplotlib writes 6
+    assert 'transform="rotate(-0' not in html
+    assert html.count("font-family") == 1  # stated once, on the root
+    assert "\n" not in html
+    assert len(html.encode()) < 12_000  # 63 KB with markers and matplotlib's own SVG
+    assert len(to_html(encoding_heatmap(64, 128), alt="table").encode()) < 16_000  # 45 KB

@@ -17,6 +17,7 @@ from posenc_site import (
     languages,
     math_pages,
     outdated_banner,
+    page_assets,
     page_language,
     quiz,
     search_split,
@@ -50,7 +51,7 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Write the lesson's downloads; clean the head; point Material's search at its language."""
     downloads.write(page, config)
-    output = alternate_links.remove(output)
+    output = page_assets.remove_unused(alternate_links.remove(output), page.content or "")
     site = context.current.languages
     assert site is not None
     return search_split.point_search_at_root(output, page.url, site.of_url(page.url))

@@ -1,0 +1,39 @@
+"""Each page links only the stylesheets and scripts that it uses.
+
+MkDocs puts every ``extra_css`` and ``extra_javascript`` file into the head of every page,
+and mkdocstrings adds its stylesheet, ``assets/_mkdocstrings.css``, to ``extra_css`` in its
+``on_config`` with no option to limit it to the pages that render docstrings. Only the API
+reference renders docstrings and only the lessons hold quizzes; on the other pages these files
+would be requests for rules and code that match nothing. The same holds for the site's own
+stylesheet on pages without formulas, figures, quizzes or console sessions. This removes their
+tags from pages whose content lacks the markup they serve.
+"""
+
+import re
+
+# File (relative to the site root) -> markup of the page content that it serves (any of them).
+USED_BY = {
+    "assets/_mkdocstrings.css": ('class="doc ',),  # mkdocstrings' objects: class="doc doc-...
+    "assets/quiz.js": ('class="pe-quiz',),  # posenc_site.quiz's forms
+    # Formulas, figures, quizzes; the prompts and output of console sessions (pycon), which
+    # the copy button leaves out.
+    "assets/posenc.css": ('class="pe-', "<math", 'class="gp"', 'class="go"'),
+}
+
+
+def _tag(path: str) -> re.Pattern[str]:
+    href = rf'(?:\.\./)*{re.escape(path)}(?:\?[^"]*)?'
+    return re.compile(
+        rf'\s*<link rel="stylesheet" href="{href}">|\s*<script src="{href}"></script>'
+    )
+
+
+_TAGS = {path: _tag(path) for path in USED_BY}
+
+
+def remove_unused(output: str, content: str) -> str:
+    """The page's HTML ``output`` without the tags of files its ``content`` does not use."""
+    for path, markups in USED_BY.items():
+        if not any(markup in content for markup in markups):
+            output = _TAGS[path].sub("", output)
+    return output
