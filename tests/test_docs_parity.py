@@ -3,20 +3,22 @@
 import io
 import re
 import tokenize
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import SITE, TURKISH
 from docblocks import DOCS, Block, blocks_of, run_python
 from posenc import sinusoidal_encoding
 from posenc_site.quiz import answer_key, parse_quiz
 
-ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".tr.md"))
+ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if SITE.of_page(p).default)
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
 
 
-def twin(page):
-    return page.with_name(page.name.removesuffix(".md") + ".tr.md")
+def twin(page: Path) -> Path:
+    return SITE.twin(page, TURKISH)
 
 
 # Keyword arguments whose text is a label for the reader, translated with the page.
@@ -55,19 +57,19 @@ def test_there_are_pages():
     assert len(ENGLISH_PAGES) >= 4
 
 
-@pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_every_english_page_has_a_turkish_twin(page):
-    assert twin(page).exists(), f"{twin(page).relative_to(DOCS)} is missing"
+@pytest.mark.parametrize("md_page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_every_english_page_has_a_turkish_twin(md_page):
+    assert twin(md_page).exists(), f"{twin(md_page).relative_to(DOCS)} is missing"
 
 
-@pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_turkish_twin_has_the_same_code_blocks(page):
-    english, turkish = blocks_of(page), blocks_of(twin(page))
+@pytest.mark.parametrize("md_page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_twin_has_the_same_code_blocks(md_page):
+    english, turkish = blocks_of(md_page), blocks_of(twin(md_page))
     assert len(turkish) == len(english), (
-        f"{twin(page).name} has {len(turkish)} code blocks, {page.name} has {len(english)}"
+        f"{twin(md_page).name} has {len(turkish)} code blocks, {md_page.name} has {len(english)}"
     )
     for en, tr in zip(english, turkish, strict=True):
-        where = f"{page.name}:{en.line} vs {twin(page).name}:{tr.line}"
+        where = f"{md_page.name}:{en.line} vs {twin(md_page).name}:{tr.line}"
         assert (tr.language, tr.attributes) == (en.language, en.attributes), where
         assert without_comments(tr) == without_comments(en), where
 
@@ -91,18 +93,18 @@ def solution(page) -> Block:
     return block
 
 
-@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
-def test_exercise_solution_prints_the_expected_output(page):
-    assert run_python(solution(page).source) == (
+@pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)
+def test_exercise_solution_prints_the_expected_output(md_page):
+    assert run_python(solution(md_page).source) == (
         "(4, 6)\n[0. 1. 0. 1. 0. 1.]\n[0.841 0.54  0.046 0.999 0.002 1.   ]\nTrue False\n"
     )
 
 
-@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)
 @pytest.mark.parametrize(("n_positions", "d_model"), [(4, 6), (1, 2), (50, 128), (0, 8)])
-def test_exercise_solution_equals_the_library(page, n_positions, d_model):
+def test_exercise_solution_equals_the_library(md_page, n_positions, d_model):
     namespace: dict = {}
-    exec(solution(page).source, namespace)
+    exec(solution(md_page).source, namespace)
     np.testing.assert_allclose(
         namespace["positional_encoding"](n_positions, d_model),
         sinusoidal_encoding(n_positions, d_model),

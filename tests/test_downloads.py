@@ -33,9 +33,9 @@ def built_folder(language: str, page) -> str:
     return f"{SITE.get(language).url_prefix}lessons/{slug}/"
 
 
-@pytest.mark.parametrize(("language", "page"), ALL_LESSONS, ids=lambda v: getattr(v, "name", v))
-def test_every_lesson_offers_and_links_its_downloads(site, language, page, tmp_path):
-    folder = built_folder(language, page)
+@pytest.mark.parametrize(("language", "md_page"), ALL_LESSONS, ids=lambda v: getattr(v, "name", v))
+def test_every_lesson_offers_and_links_its_downloads(site, language, md_page, tmp_path):
+    folder = built_folder(language, md_page)
     slug = folder.rstrip("/").rsplit("/", 1)[-1]
     html = (site / folder / "index.html").read_text(encoding="utf-8")
     for name in ("model.py", f"{slug}.py", f"{slug}.ipynb"):
@@ -46,7 +46,7 @@ def test_every_lesson_offers_and_links_its_downloads(site, language, page, tmp_p
         [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout == expected_output(page)
+    assert result.stdout == expected_output(md_page)
 
 
 WRITE_HERE = {"en": "# write here", "tr": "# buraya yaz"}

@@ -242,18 +242,18 @@ def quizzes_of(page):
     ]
 
 
-@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
-def test_lesson_has_the_three_question_types_and_the_complete_mode(page):
-    kinds = [type(q).__name__ for q in quizzes_of(page)]
+@pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_the_three_question_types_and_the_complete_mode(md_page):
+    kinds = [type(q).__name__ for q in quizzes_of(md_page)]
     assert kinds == ["Complete", "Choice", "Blank", "Match"]
-    [complete] = [q for q in quizzes_of(page) if isinstance(q, Complete)]
+    [complete] = [q for q in quizzes_of(md_page) if isinstance(q, Complete)]
     assert 3 <= len(complete.spans) <= 5
 
 
-@pytest.mark.parametrize("page", LESSONS, ids=lambda p: p.name)
-def test_filled_blanks_give_lines_of_the_real_solution(page):
+@pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)
+def test_filled_blanks_give_lines_of_the_real_solution(md_page):
     solution = (DOCS / "lessons/positional-encoding/solution.py").read_text()
-    for question in quizzes_of(page):
+    for question in quizzes_of(md_page):
         if isinstance(question, Blank):
             filled = question.code
             for accepted in question.answers:

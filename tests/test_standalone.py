@@ -59,9 +59,9 @@ def text_of(html: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", html))
 
 
-@pytest.mark.parametrize(("page", "block", "following"), CASES)
+@pytest.mark.parametrize(("md_page", "block", "following"), CASES)
 def test_block_runs_alone_in_a_fresh_interpreter(
-    page, block, following, tmp_path, numpy_and_posenc_only, site
+    md_page, block, following, tmp_path, numpy_and_posenc_only, site
 ):
     code = runnable(block)
     skip_without_torch(code)
@@ -70,13 +70,13 @@ def test_block_runs_alone_in_a_fresh_interpreter(
     assert result.returncode == 0, result.stderr
     if block.language == "pycon":
         return  # its outputs are checked as a doctest, prompts and all
-    # What the page shows: a hand-written output right after the block, or, for a block the
-    # build ran, its output on the built page.
+    # What the md_page shows: a hand-written output right after the block, or, for a block the
+    # build ran, its output on the built md_page.
     if following is not None and following.language == "text" and block.language == "python":
         assert result.stdout == following.source
     if "exec" in block.attributes and result.stdout.strip():
-        url = SITE.source(page).relative_to(DOCS).as_posix().removesuffix(".md")
-        language_root = SITE.of_page(page).url_prefix
+        url = SITE.source(md_page).relative_to(DOCS).as_posix().removesuffix(".md")
+        language_root = SITE.of_page(md_page).url_prefix
         built = site / language_root / ("" if url == "index" else url) / "index.html"
         assert result.stdout.strip() in text_of(built.read_text(encoding="utf-8"))
 

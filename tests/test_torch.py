@@ -8,7 +8,9 @@ import pytest
 if os.environ.get("CI") == "true":
     import torch  # CI installs torch: a missing torch is a failure there, never a skip
 else:
-    torch = pytest.importorskip("torch", reason="torch is not installed: pip install -e '.[torch]'")
+    torch = pytest.importorskip(
+        "torch", reason="torch is not installed: python -m pip install -e '.[torch]'"
+    )
 
 from posenc import apply_rotary, sinusoidal_encoding
 from posenc.torch import RotaryEmbedding, SinusoidalPositionalEncoding

@@ -5,11 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SITE, TURKISH
 from docblocks import DOCS
 from posenc_site.glossary import load
 
-ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".tr.md"))
-TURKISH_PAGES = sorted(DOCS.rglob("*.tr.md"))
+ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if SITE.of_page(p).default)
+TURKISH_PAGES = sorted(DOCS.rglob(f"*{TURKISH.page_suffix}"))
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _FENCE = re.compile(r"^( *)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.DOTALL | re.MULTILINE)
@@ -56,12 +57,12 @@ def structure(path: Path) -> list[tuple[str, str, int]]:
 
 
 def twin(page: Path) -> Path:
-    return page.with_name(page.name.removesuffix(".md") + ".tr.md")
+    return SITE.twin(page, TURKISH)
 
 
-@pytest.mark.parametrize("page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_turkish_twin_has_the_same_structure(page):
-    english, turkish = structure(page), structure(twin(page))
+@pytest.mark.parametrize("md_page", ENGLISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_twin_has_the_same_structure(md_page):
+    english, turkish = structure(md_page), structure(twin(md_page))
     for kind in ("heading", "display formula", "inline formula", "admonition", "link", "list item"):
         en = [(value, line) for k, value, line in english if k == kind]
         tr = [(value, line) for k, value, line in turkish if k == kind]
@@ -69,11 +70,11 @@ def test_turkish_twin_has_the_same_structure(page):
             en, tr = sorted(en), sorted(tr)
         for (en_value, en_line), (tr_value, tr_line) in zip(en, tr, strict=False):
             assert en_value == tr_value, (
-                f"first difference in {kind}s: {page.name}:{en_line} has {en_value!r}, "
-                f"{twin(page).name}:{tr_line} has {tr_value!r}"
+                f"first difference in {kind}s: {md_page.name}:{en_line} has {en_value!r}, "
+                f"{twin(md_page).name}:{tr_line} has {tr_value!r}"
             )
         assert len(en) == len(tr), (
-            f"{page.name} has {len(en)} {kind}s, {twin(page).name} has {len(tr)}"
+            f"{md_page.name} has {len(en)} {kind}s, {twin(md_page).name} has {len(tr)}"
         )
 
 
@@ -122,9 +123,9 @@ def stray_english(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_turkish_pages_use_the_glossary_terms(page):
-    assert stray_english(page) == []
+@pytest.mark.parametrize("md_page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_pages_use_the_glossary_terms(md_page):
+    assert stray_english(md_page) == []
 
 
 def test_the_glossary_check_finds_a_stray_term(tmp_path):
@@ -201,9 +202,9 @@ def ordinal_indices(path: Path) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_turkish_pages_do_not_write_indices_as_ordinals(page):
-    found = ordinal_indices(page)
+@pytest.mark.parametrize("md_page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_pages_do_not_write_indices_as_ordinals(md_page):
+    found = ordinal_indices(md_page)
     assert found == [], (
         'a 0-based index written as an ordinal reads one too far ("3. başlık" is the third '
         'head, index 2); write "3 numaralı başlık", or the ordinal in words:\n' + "\n".join(found)

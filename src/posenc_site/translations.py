@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     review = commands.add_parser("review", help="mark translated pages as reviewed")
     review.add_argument("pages", nargs="+", type=Path, help="translated pages (page.tr.md)")
     args = parser.parse_args(argv)
+    if not args.config.is_file():
+        parser.error(f"{args.config} not found: run this in the project folder, or pass --config")
     site = from_file(args.config.resolve())
 
     if args.command == "status":
