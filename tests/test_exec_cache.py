@@ -122,13 +122,7 @@ def test_the_stored_html_is_what_the_page_shows(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "code",
-    [
-        'raise ValueError("boom")',
-        'print("# A heading")',
-        "from posenc_site import context\nprint(context.current.language)",
-    ],
-    ids=["raises", "heading", "posenc_site"],
+    "code", ['raise ValueError("boom")', 'print("# A heading")'], ids=["raises", "heading"]
 )
 def test_what_must_run_every_time_is_not_stored(tmp_path, code):
     store = exec_cache.Store(tmp_path / "cache", SALT)
@@ -141,8 +135,36 @@ def test_what_must_run_every_time_is_not_stored(tmp_path, code):
 
 
 def test_an_output_numbered_for_this_build_is_not_stored():
-    assert not exec_cache.storable("print(1)", '<div id="exec-3--x">1</div>')
-    assert exec_cache.storable("print(1)", '<div id="other">1</div>')
+    assert not exec_cache.storable('<div id="exec-3--x">1</div>')
+    assert exec_cache.storable('<div id="other">1</div>')
+
+
+def test_a_block_using_posenc_site_runs_again_when_a_docs_file_changes(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    store = exec_cache.Store(tmp_path / "cache", SALT, docs_dir=docs)
+    log = tmp_path / "runs.txt"
+    fence = counting_block(log, "from posenc_site import context\nprint(context.current.language)")
+    assert "en" in convert(fence, store)
+    convert(fence, store)
+    assert runs(log) == 1
+    (docs / "index.md").write_text("# Home, edited\n", encoding="utf-8")
+    convert(fence, exec_cache.Store(tmp_path / "cache", SALT, docs_dir=docs))  # the next build
+    assert runs(log) == 2
+
+
+def test_nothing_is_stored_while_the_imported_posenc_is_not_the_one_on_disk(monkeypatch):
+    # mkdocs serve keeps posenc imported between rebuilds: after an edit of its source the
+    # blocks would run the old code, so their output must not be kept under the new key.
+    monkeypatch.setattr(exec_cache, "_imported", {})
+    import posenc  # noqa: F401  (imported, as in a server after its first build)
+
+    assert exec_cache._runs_current_code({"posenc": "hash-a"})
+    assert exec_cache._runs_current_code({"posenc": "hash-a"})
+    assert not exec_cache._runs_current_code({"posenc": "hash-b"})  # edited on disk
+    monkeypatch.delitem(sys.modules, "posenc")
+    assert exec_cache._runs_current_code({"posenc": "hash-b"})  # to be imported from disk
 
 
 def fake_config() -> SimpleNamespace:
@@ -150,6 +172,7 @@ def fake_config() -> SimpleNamespace:
     other = {"name": "quiz", "class": "quiz", "format": print}  # not markdown-exec's: left alone
     return SimpleNamespace(
         config_file_path=str(ROOT / "mkdocs.yml"),
+        docs_dir=str(ROOT / "docs"),
         mdx_configs={"pymdownx.superfences": {"custom_fences": [fence, other]}},
     )
 

@@ -15,19 +15,21 @@ The key is a SHA-256 of everything the HTML can depend on:
   fence, which render what a block prints), the content of ``mkdocs.yml``, and the versions of
   Python, NumPy, matplotlib, markdown-exec, Markdown, Pygments and pymdown-extensions.
 
+A block that mentions ``posenc_site`` (the translation status, the glossary table) reads the
+pages and data files themselves: its key also covers every file under the docs folder and
+every file of ``posenc_site``, so it runs again whenever one of them changes.
+
 Not stored, so run by every build:
 
-- a block that mentions ``posenc_site``: its output (the translation status, the glossary
-  table) depends on the pages and data files themselves, which the key does not cover;
 - a block that raised (``posenc_site.exec_failures`` counts markdown-exec's reports): the build
   stops, and the next one must show the error again;
 - an output with headings (markdown-exec passes them to the page's table of contents, which a
   stored copy would not) or with ids markdown-exec numbers per build (``exec-<n>--``).
 
 A block that reads other files, the network or the clock would need its own salt; the lessons'
-blocks use NumPy and posenc only. Under ``mkdocs serve``, posenc stays imported between
-rebuilds: after its source changes, a block would run the old code, so nothing is stored until
-the server restarts.
+blocks use NumPy and posenc only. Under ``mkdocs serve``, posenc and posenc_site stay imported
+between rebuilds: after their source changes, a block would run the old code, so nothing is
+stored until the server restarts.
 
 Entries are files ``<key>.json`` in ``.cache/exec/`` beside ``mkdocs.yml`` (git-ignored),
 written atomically, so parallel builds may share the folder. ``POSENC_EXEC_CACHE=off`` turns
@@ -64,7 +66,7 @@ DISTRIBUTIONS = (
     "pygments",
     "pymdown-extensions",
 )
-_NOT_STORED = re.compile(r"\bposenc_site\b")
+_READS_SITE = re.compile(r"\bposenc_site\b")
 _PER_BUILD_IDS = re.compile(r"exec-\d+--")
 _HEADING = re.compile(r"<h[1-6][\s>]")
 _PYTHON_NAME = re.compile(r"!!python/name:([\w.]+)")
@@ -96,13 +98,20 @@ def _module_files(module: str) -> dict[str, Path]:
     if spec is None:
         return {}
     if spec.submodule_search_locations:
-        return {
-            f"{module}/{path.relative_to(folder).as_posix()}": path
-            for folder in map(Path, spec.submodule_search_locations)
-            for path in sorted(folder.rglob("*"))
-            if path.is_file() and "__pycache__" not in path.parts
-        }
+        files = {}
+        for folder in spec.submodule_search_locations:
+            files.update(_folder_files(Path(folder), f"{module}/"))
+        return files
     return {module: Path(spec.origin)} if spec.origin else {}
+
+
+def _folder_files(folder: Path, prefix: str = "") -> dict[str, Path]:
+    """The files under ``folder`` but Python's byte code, named relative to it."""
+    return {
+        f"{prefix}{path.relative_to(folder).as_posix()}": path
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
 
 
 def _hash_files(files: dict[str, Path]) -> str:
@@ -174,11 +183,17 @@ def salt(config_file: Path, code: dict[str, str] | None = None) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
+def site_code_hash() -> str:
+    """A hash of the files of posenc_site (code, strings, templates), from disk."""
+    return _hash_files(_module_files("posenc_site"))
+
+
 def _runs_current_code(code: dict[str, str]) -> bool:
     """Whether the modules this process has imported are those on disk.
 
-    Under ``mkdocs serve`` posenc stays imported from one rebuild to the next: after its source
-    changes, the blocks run the old code, whose output must not be stored under the new key.
+    Under ``mkdocs serve`` posenc and posenc_site stay imported from one rebuild to the next:
+    after their source changes, the blocks run the old code, whose output must not be stored
+    under the new key.
     """
     current = True
     for module, digest in code.items():
@@ -224,18 +239,26 @@ def key(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def storable(code: str, html: str) -> bool:
-    """Whether a block's output may be stored (see the module's docstring)."""
-    return not (_NOT_STORED.search(code) or _PER_BUILD_IDS.search(html) or _HEADING.search(html))
+def storable(html: str) -> bool:
+    """Whether a block's output may be stored: no headings, no ids numbered for this build."""
+    return not (_PER_BUILD_IDS.search(html) or _HEADING.search(html))
 
 
 @dataclass(frozen=True)
 class Store:
-    """The cache of one build: its folder, salt, and whether it may write."""
+    """The cache of one build: its folder, salt, whether it may write, and the docs folder."""
 
     folder: Path
     salt: str
     writable: bool = True
+    docs_dir: Path | None = None
+
+    @functools.cached_property
+    def site_salt(self) -> str:
+        """The salt of blocks that use ``posenc_site``: also the docs and posenc_site files."""
+        files = {} if self.docs_dir is None else _folder_files(self.docs_dir)
+        parts = [self.salt, _hash_files(files), site_code_hash()]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
     def read(self, name: str) -> tuple[str, int] | None:
         """The HTML stored under ``name`` and how many conversions markdown-exec counted."""
@@ -267,20 +290,20 @@ def caching(format_: Formatter, store: Store) -> Formatter:
     def cached_format(
         src: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
     ) -> str:
-        name = key(src, language, options, context.current.page_language.code, store.salt, kwargs)
+        salt = store.site_salt if _READS_SITE.search(src) else store.salt
+        name = key(src, language, options, context.current.page_language.code, salt, kwargs)
         # markdown-exec numbers its conversions for ids (exec-<n>--) across the build: a block
         # taken from the cache advances the count as running it would, so the blocks after it
         # get the ids of a build without cache.
         converter = markdown_exec.MarkdownConverter
-        if not _NOT_STORED.search(src):
-            entry = store.read(name)
-            if entry is not None:
-                html, conversions = entry
-                converter.counter += conversions
-                return Markup(html)
+        entry = store.read(name)
+        if entry is not None:
+            html, conversions = entry
+            converter.counter += conversions
+            return Markup(html)
         failures, counter = exec_failures.count(), converter.counter
         html = format_(src, language, class_name, options, md, **kwargs)
-        if exec_failures.count() == failures and storable(src, html):
+        if exec_failures.count() == failures and storable(html):
             store.write(name, str(html), converter.counter - counter)
         return html
 
@@ -297,7 +320,8 @@ def install(config: MkDocsConfig) -> Store | None:
         return None
     config_file = Path(config.config_file_path)
     code = code_hashes(config_file)
-    store = Store(cache_dir(config_file), salt(config_file, code), _runs_current_code(code))
+    current = _runs_current_code({**code, "posenc_site": site_code_hash()})
+    store = Store(cache_dir(config_file), salt(config_file, code), current, Path(config.docs_dir))
     superfences = config.mdx_configs.get("pymdownx.superfences", {})
     for fence in superfences.get("custom_fences", []):
         # Wrapped by an earlier language's build (mkdocs-static-i18n runs on_config once per
