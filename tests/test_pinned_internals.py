@@ -42,3 +42,24 @@ def test_mkdocstrings_reads_the_locale_from_its_handlers_at_render_time():
     assert "_handlers._locale" in inspect.getsource(extension), (
         "mkdocstrings no longer renders with Handlers._locale: change posenc_site.page_language"
     )
+
+
+def test_markdown_exec_registers_its_formatter_and_counts_conversions_for_ids():
+    # posenc_site.exec_cache wraps the fences whose format is markdown_exec.formatter, and
+    # replays MarkdownConverter.counter (the n of the exec-<n>-- ids) for a block it reuses.
+    from markdown_exec import MarkdownConverter, MarkdownExecPlugin
+
+    assert '"format": formatter' in inspect.getsource(MarkdownExecPlugin.on_config), (
+        "markdown-exec registers another fence formatter: change posenc_site.exec_cache.install"
+    )
+    fence = {"name": "python", "class": "python", "validator": validator, "format": formatter}
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}},
+    )
+    before = MarkdownConverter.counter
+    md.convert('```python exec="on" source="above"\nprint("x")\n```\n')
+    assert MarkdownConverter.counter > before, (
+        "markdown-exec no longer counts conversions in MarkdownConverter.counter: "
+        "change posenc_site.exec_cache.caching"
+    )

@@ -19,11 +19,13 @@ class _Failures(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.WARNING)
         self.messages: list[str] = []
+        self.total = 0
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if is_failure(message):
             self.messages.append(message)
+            self.total += 1
 
 
 def is_failure(message: str) -> bool:
@@ -38,6 +40,11 @@ logging.getLogger(LOGGER).addHandler(_failures)
 def start_page() -> None:
     """Forget the failures of the previous page."""
     _failures.messages.clear()
+
+
+def count() -> int:
+    """How many failures this process has seen: a block raised if the count grew while it ran."""
+    return _failures.total
 
 
 def check(src_uri: str) -> None:

@@ -13,6 +13,7 @@ from posenc_site import (
     alternate_links,
     context,
     downloads,
+    exec_cache,
     exec_failures,
     languages,
     math_pages,
@@ -26,11 +27,12 @@ from posenc_site import (
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Start the build: absolute snippet folders, a fresh context, the API labels."""
+    """Start the build: absolute snippet folders, a fresh context, the API labels, the cache."""
     snippet_paths.make_absolute(config)
     site_languages = languages.from_config(config)
     context.start_build(Path(config.docs_dir), site_languages, config.theme.get_env())
     page_language.register_api_labels(config, site_languages)
+    exec_cache.install(config)  # hooks run after plugins: markdown-exec's fences are there
     return config
 
 
