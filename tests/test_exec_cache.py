@@ -272,9 +272,10 @@ def test_an_edit_of_posenc_shows_in_the_next_build_and_nothing_else_reruns(tmp_p
     assert len(entries(tmp_path)) == 2  # one block per language
 
     source = tmp_path / "src/posenc/sinusoidal.py"
-    text = source.read_text(encoding="utf-8")
-    assert text.endswith("\n    return table\n")
-    source.write_text(text.removesuffix("return table\n") + "return 2 * table\n", "utf-8")
+    # An edit of the function, as an author makes one: the table comes out twice as large.
+    edit = "\n_unscaled = sinusoidal_encoding\n\n\ndef sinusoidal_encoding(*args, **kwargs):\n"
+    edit += "    return 2 * _unscaled(*args, **kwargs)\n"
+    source.write_text(source.read_text(encoding="utf-8") + edit, "utf-8")
     edited = build_fixture(tmp_path, tmp_path / "site2")
     for page in edited.values():
         assert "[1.683 1.081 0.02  2.   ]" in page
