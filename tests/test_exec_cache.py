@@ -11,7 +11,7 @@ import markdown
 import markdown_exec
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, TURKISH
 from posenc_site import context, exec_cache, languages
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
@@ -200,38 +200,9 @@ def test_install_wraps_markdown_execs_fences_once_and_the_variable_turns_it_off(
 
 # --- a build, an edit of posenc, a build -------------------------------------------------------
 
-FIXTURE_CONFIG = """
-site_name: fixture
-site_url: https://fixture.example.org/
-theme: {name: material, language: en, font: false}
-markdown_extensions:
-  - pymdownx.snippets: {base_path: [docs, src]}
-  - pymdownx.superfences
-plugins:
-  - search
-  - i18n:
-      docs_structure: suffix
-      fallback_to_default: false
-      reconfigure_search: false
-      languages:
-        - {locale: en, name: English, default: true, build: true}
-        - {locale: tr, name: Türkçe, build: true}
-  - markdown-exec
-hooks:
-  - src/posenc_site/hooks.py
-"""
-
-PAGE = """# {title}
-
-```python exec="on" result="text"
-import numpy as np
-from posenc import sinusoidal_encoding
-
-print(np.round(sinusoidal_encoding(2, 4), 3))
-```
-"""
-
-PAGES = {"index.html": "Home", "tr/index.html": "Ana sayfa"}
+# The small project of tests/conftest.py: its lesson page prints a sinusoidal table, once in
+# each language.
+PAGES = ["lesson/index.html", f"{TURKISH.url_prefix}lesson/index.html"]
 
 
 def build_fixture(project: Path, site: Path, **env: str) -> dict[str, str]:
@@ -260,12 +231,9 @@ def entries(project: Path) -> dict[str, int]:
 
 
 @pytest.mark.build
-def test_an_edit_of_posenc_shows_in_the_next_build_and_nothing_else_reruns(tmp_path):
+def test_an_edit_of_posenc_shows_in_the_next_build_and_nothing_else_reruns(small_project):
+    tmp_path = small_project  # the build runs this copy of posenc (PYTHONPATH)
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "mkdocs.yml").write_text(FIXTURE_CONFIG, encoding="utf-8")
-    (tmp_path / "docs").mkdir()
-    for suffix, title in ((".md", "Home"), (".tr.md", "Ana sayfa")):
-        (tmp_path / "docs" / f"index{suffix}").write_text(PAGE.format(title=title), "utf-8")
 
     for page in build_fixture(tmp_path, tmp_path / "site1").values():
         assert "[0.841 0.54  0.01  1.   ]" in page
