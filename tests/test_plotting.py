@@ -69,7 +69,9 @@ def test_svg_is_reproducible_accessible_and_themeable():
         offset_similarity(16, 8, starts=(0, 5)), alt="Benzerlik <matrisi>", caption="Şekil 1"
     )
     assert first == second
-    assert first.startswith('<figure class="pe-figure"><svg role="img" aria-labelledby="f')
+    assert first.startswith(
+        '<figure class="pe-figure" data-search-exclude><svg role="img" aria-labelledby="f'
+    )
     assert "<title id=" in first
     assert ">Benzerlik &lt;matrisi&gt;</title>" in first
     assert first.endswith("<figcaption>Şekil 1</figcaption></figure>")

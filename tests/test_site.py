@@ -100,7 +100,8 @@ FIGURE_ALT = {
 @pytest.mark.parametrize("language", ["en", "tr"])
 def test_lesson_has_its_figures_with_alt_text_in_its_language(site, language):
     page = (site / LESSON[language]).read_text(encoding="utf-8")
-    figures = re.findall(r'<figure class="pe-figure"><svg role="img".*?</figure>', page, re.DOTALL)
+    figure = r'<figure class="pe-figure" data-search-exclude><svg role="img".*?</figure>'
+    figures = re.findall(figure, page, re.DOTALL)
     assert len(figures) == 3
     titles = [re.search(r"<title id=[^>]*>(.*?)</title>", figure).group(1) for figure in figures]
     for title, expected in zip(titles, FIGURE_ALT[language], strict=True):
@@ -166,3 +167,17 @@ def test_search_index_per_language(site):
     assert any(d["title"] == "Konum kodlaması" for d in turkish["docs"])
     assert not any(d["location"].startswith(TURKISH.url_prefix) for d in english["docs"])
     assert not any(d["title"] == "Konum kodlaması" for d in english["docs"])
+
+
+def test_figures_stay_out_of_the_search_index(site):
+    import json
+
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    lesson = [doc for doc in index["docs"] if doc["location"].startswith(LESSON_URL)]
+    text = " ".join(doc["text"] for doc in lesson)
+    assert "almost constant stripes" not in text  # a figure's alt text
+    assert "64 positions × 128 dimensions" not in text  # a figure's title
+    assert "chased" in text  # the lesson's prose is indexed
+
+
+LESSON_URL = "lessons/positional-encoding/"

@@ -484,9 +484,10 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
     Returns
     -------
     str
-        HTML: `<figure class="pe-figure">` holding the SVG (no XML prologue, no date) and the
-        caption. Its ids are prefixed with a hash of `alt`, so several figures can share a
-        page.
+        HTML: `<figure class="pe-figure" data-search-exclude>` holding the SVG (no XML
+        prologue, no date) and the caption. Its ids are prefixed with a hash of `alt`, so
+        several figures can share a page. `data-search-exclude` keeps the figure out of
+        Material's search index: tick labels and legends are not words a reader searches for.
 
     Raises
     ------
@@ -497,7 +498,7 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
     --------
     >>> from posenc.plotting import encoding_heatmap, to_html
     >>> html = to_html(encoding_heatmap(8, 8), alt="A small table")
-    >>> html.startswith('<figure class="pe-figure"><svg')
+    >>> html.startswith('<figure class="pe-figure" data-search-exclude><svg')
     True
     >>> ">A small table</title>" in html
     True
@@ -531,4 +532,4 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
         count=1,
     )
     figcaption = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
-    return f'<figure class="pe-figure">{svg.strip()}{figcaption}</figure>'
+    return f'<figure class="pe-figure" data-search-exclude>{svg.strip()}{figcaption}</figure>'
