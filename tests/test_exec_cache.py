@@ -134,6 +134,22 @@ def test_what_must_run_every_time_is_not_stored(tmp_path, code):
     assert runs(log) == 2
 
 
+def test_blocks_of_a_session_always_run(tmp_path):
+    # Blocks of a markdown-exec session share variables: a block's own code is not its key.
+    store = exec_cache.Store(tmp_path / "cache", SALT)
+    log = tmp_path / "runs.txt"
+    fence = counting_block(log).replace('result="text"', 'result="text" session="s"')
+    convert(fence, store)
+    convert(fence, store)
+    assert runs(log) == 2
+    assert not list((tmp_path / "cache").glob("*.json"))
+
+
+def test_a_commented_line_of_mkdocs_yml_names_no_module():
+    text = "a: !!python/name:posenc_site.slugs.slugify\n# b: !!python/name:gone.module.f\n"
+    assert exec_cache._named_modules(text) == ["posenc_site.slugs"]
+
+
 def test_an_output_numbered_for_this_build_is_not_stored():
     assert not exec_cache.storable('<div id="exec-3--x">1</div>')
     assert exec_cache.storable('<div id="other">1</div>')

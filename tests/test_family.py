@@ -220,6 +220,12 @@ def test_attention_keeps_float32():
         ((np.ones((2, 4)), np.ones((3, 4)), np.ones((3, 2))), {"causal": True}, "n_q == n_k"),
         ((np.ones(4), np.ones((3, 4)), np.ones((3, 2))), {}, r"q must have shape \(\.\.\., n, d\)"),
         ((np.ones((3, 4)),) * 3, {"scale": 0.0}, "scale must be a finite real number > 0"),
+        ((np.ones((3, 0)),) * 3, {}, "last dimension d >= 1"),
+        (
+            (np.ones((2, 3, 4)), np.ones((3, 3, 4)), np.ones((3, 3, 2))),
+            {},
+            r"batch dimensions of q, k and v must broadcast together, got \(2, 3, 4\)",
+        ),
         ((np.ones((3, 4)),) * 3, {"scale": np.inf}, "scale must be a finite real number > 0"),
     ],
 )

@@ -175,7 +175,8 @@ def scaled_dot_product_attention(
     Raises
     ------
     ValueError
-        If the shapes do not fit together, the bias cannot be broadcast to the scores,
+        If the shapes do not fit together (last dimensions, rows, batch dimensions, or
+        `d = 0`), the bias cannot be broadcast to the scores,
         `causal` is set with `n_q != n_k`, or `scale` is not finite and `> 0`.
     TypeError
         If an input does not hold real numbers, or `scale` is not a real number.
@@ -213,6 +214,15 @@ def scaled_dot_product_attention(
         raise ValueError(
             f"k and v must have the same number of rows n_k, got {keys.shape} and {values.shape}"
         )
+    if queries.shape[-1] == 0:
+        raise ValueError(f"q and k must have a last dimension d >= 1, got {queries.shape}")
+    try:
+        np.broadcast_shapes(queries.shape[:-2], keys.shape[:-2], values.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            "the batch dimensions of q, k and v must broadcast together, got "
+            f"{queries.shape}, {keys.shape} and {values.shape}"
+        ) from None
     scores = queries @ np.swapaxes(keys, -1, -2)
     if scale is None:
         scores = scores / np.sqrt(np.asarray(queries.shape[-1], dtype=scores.dtype))

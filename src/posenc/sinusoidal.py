@@ -216,7 +216,8 @@ def _sin_cos_blocks(
     buffer = np.empty((rows, n_angles), dtype=np.complex128)
     angles = np.empty((rows, n_angles), dtype=np.float64)
     omega = 1.0 / scales if divide else scales
-    fast = n_positions <= _FAST_LIMIT and omega.max() * max(n_positions - 1, 1) < _FAST_LIMIT
+    # A table that fits in one block gains nothing from angle addition: sin and cos directly.
+    fast = rows < n_positions <= _FAST_LIMIT and omega.max() * max(n_positions - 1, 1) < _FAST_LIMIT
     if fast:
         head, tail = _split(omega)
         sin, cos = _sin_cos_of_multiples(offsets, head, tail)

@@ -65,6 +65,8 @@ DISTRIBUTIONS = (
     "markdown",
     "pygments",
     "pymdown-extensions",
+    "scour",  # figures: posenc.plotting.to_html
+    "pillow",
 )
 _READS_SITE = re.compile(r"\bposenc_site\b")
 _PER_BUILD_IDS = re.compile(r"exec-\d+--")
@@ -123,7 +125,8 @@ def _hash_files(files: dict[str, Path]) -> str:
 
 def _named_modules(config_text: str) -> list[str]:
     """The modules of the functions mkdocs.yml names with ``!!python/name:``."""
-    names = {name.rpartition(".")[0] for name in _PYTHON_NAME.findall(config_text)}
+    lines = (line for line in config_text.splitlines() if not line.lstrip().startswith("#"))
+    names = {name.rpartition(".")[0] for name in _PYTHON_NAME.findall("\n".join(lines))}
     return sorted(name for name in names if name)
 
 
@@ -290,6 +293,10 @@ def caching(format_: Formatter, store: Store) -> Formatter:
     def cached_format(
         src: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
     ) -> str:
+        if options.get("session") or options.get("workdir"):
+            # Blocks of a session share variables, and a workdir shares files: a block's
+            # output then depends on more than its own code. Such blocks always run.
+            return format_(src, language, class_name, options, md, **kwargs)
         salt = store.site_salt if _READS_SITE.search(src) else store.salt
         name = key(src, language, options, context.current.page_language.code, salt, kwargs)
         # markdown-exec numbers its conversions for ids (exec-<n>--) across the build: a block
