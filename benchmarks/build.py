@@ -50,10 +50,16 @@ def copy_project(into: Path) -> Path:
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
+    # Drop the plugin's entry: "- markdown-exec", or "- markdown-exec:" and its indented options.
     lines = config.splitlines(keepends=True)
-    kept = [line for line in lines if line.strip() != "- markdown-exec"]
-    assert len(kept) == len(lines) - 1, "mkdocs.yml has no '- markdown-exec' plugin line"
-    (project / EXEC_OFF_CONFIG).write_text("".join(kept), encoding="utf-8")
+    start = next(
+        k for k, line in enumerate(lines) if line.strip() in ("- markdown-exec", "- markdown-exec:")
+    )
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < len(lines) and len(lines[end]) - len(lines[end].lstrip()) > indent + 2:
+        end += 1
+    (project / EXEC_OFF_CONFIG).write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
     return project
 
 
