@@ -6,7 +6,15 @@ The public names below are the ones the lessons teach; every other module is pri
 
 from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import scaled_dot_product_attention, self_attention, softmax
+from posenc.grid import grid_positions, resize_position_table, sincos_2d
 from posenc.learned import embed_positions, learned_position_table
+from posenc.multimodal import (
+    apply_axial_rotary,
+    apply_mrope,
+    axial_rotary_angles,
+    mrope_angles,
+    mrope_position_ids,
+)
 from posenc.relative import relative_position_bucket, relative_position_buckets
 from posenc.rotary import (
     apply_rotary,
@@ -19,16 +27,24 @@ from posenc.sinusoidal import sinusoidal_encoding
 __all__ = [
     "alibi_bias",
     "alibi_slopes",
+    "apply_axial_rotary",
+    "apply_mrope",
     "apply_rotary",
+    "axial_rotary_angles",
     "embed_positions",
+    "grid_positions",
     "half_to_interleaved",
     "interleaved_to_half",
     "learned_position_table",
+    "mrope_angles",
+    "mrope_position_ids",
     "relative_position_bucket",
     "relative_position_buckets",
+    "resize_position_table",
     "rotary_frequencies",
     "scaled_dot_product_attention",
     "self_attention",
+    "sincos_2d",
     "sinusoidal_encoding",
     "softmax",
 ]
