@@ -465,8 +465,8 @@ def mrope_position_ids(
     segments : sequence of int or (int, int, int)
         In reading order: an int `k >= 1` for `k` text tokens, a triple `(t, h, w)` of
         integers `>= 1` for an image (`t = 1`) or a video (`t` temporal patches, of two
-        frames each in Qwen2-VL). Two images need a text token between them (Qwen2-VL
-        puts `<|vision_start|>` and `<|vision_end|>` around each).
+        frames each in Qwen2-VL). Qwen2-VL's prompts wrap each image in the text tokens
+        `<|vision_start|>` and `<|vision_end|>`: count them in the text segments.
     spatial_merge_size : int, default 1
         `>= 1`, dividing every `h` and `w`. Qwen2-VL's processor gives `image_grid_thw` in
         patches and merges 2 × 2 patches into one token: pass those grids with
