@@ -136,8 +136,9 @@ def axial_rotary_angles(
     - Y. Fang et al., "EVA-02: A Visual Representation for Neon Genesis", 2023, section 2
       (architecture: 2-D RoPE); `baaivision/EVA`, `EVA-02/asuka/rope.py`
       (`VisionRotaryEmbeddingFast`, built with `dim = head_dim // 2`).
-    - `black-forest-labs/flux`, `src/flux/math.py` (`rope`) and
-      `src/flux/modules/layers.py` (`EmbedND`).
+    - `black-forest-labs/flux`, `src/flux/math.py` (`rope`),
+      `src/flux/modules/layers.py` (`EmbedND`) and `src/flux/util.py` (FLUX.1-dev and
+      -schnell: `axes_dim=[16, 56, 56]`, `theta=10_000`, 24 heads of 128).
 
     Examples
     --------
