@@ -24,11 +24,15 @@ LAYOUTS = ["half", "interleaved"]
 finite = st.floats(-10, 10, allow_nan=False, allow_subnormal=False)
 
 
+PINNED = {"torch": "torch==2.13.0", "transformers": "transformers==5.24.0"}  # as .ci/run
+
+
 def oracle(name):
     # CI installs torch and transformers: missing there is a failure, never a skip.
     if os.environ.get("CI") == "true":
         return importlib.import_module(name)
-    return pytest.importorskip(name, reason=f"{name} is not installed (CI installs it)")
+    reason = f"{name} is not installed: python -m pip install {PINNED[name]}"
+    return pytest.importorskip(name, reason=reason)
 
 
 @pytest.fixture(scope="module")
