@@ -8,6 +8,15 @@ from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import scaled_dot_product_attention, self_attention, softmax
 from posenc.learned import embed_positions, learned_position_table
 from posenc.relative import relative_position_bucket, relative_position_buckets
+from posenc.rope_scaling import (
+    dynamic_ntk_frequencies,
+    frequencies_from_config,
+    linear_frequencies,
+    llama3_frequencies,
+    ntk_frequencies,
+    yarn_attention_factor,
+    yarn_frequencies,
+)
 from posenc.rotary import (
     apply_rotary,
     half_to_interleaved,
@@ -20,10 +29,15 @@ __all__ = [
     "alibi_bias",
     "alibi_slopes",
     "apply_rotary",
+    "dynamic_ntk_frequencies",
     "embed_positions",
+    "frequencies_from_config",
     "half_to_interleaved",
     "interleaved_to_half",
     "learned_position_table",
+    "linear_frequencies",
+    "llama3_frequencies",
+    "ntk_frequencies",
     "relative_position_bucket",
     "relative_position_buckets",
     "rotary_frequencies",
@@ -31,5 +45,7 @@ __all__ = [
     "self_attention",
     "sinusoidal_encoding",
     "softmax",
+    "yarn_attention_factor",
+    "yarn_frequencies",
 ]
 __version__ = "0.1.0"
