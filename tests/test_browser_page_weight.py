@@ -15,11 +15,11 @@ from test_browser_site import ALL_PAGES
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
 # Language -> (requests, KB gzipped) of the longest lesson's first load, search index and
-# fonts included. The search index (60 KB in English, 68 KB in Turkish: it holds the API
-# reference's docstrings, 7 KB of it those of the image and video encodings) and Material's
-# own CSS and JavaScript (72 KB) are most of it; Turkish search also loads lunr's stemmer
-# support and Turkish stemmer, two more requests.
-BUDGET = {"en": (9, 185), "tr": (11, 200)}
+# fonts included. The search index (about 67 KB in English, 75 KB in Turkish: it holds the API
+# reference's docstrings, with those of the RoPE scaling functions and of the image and video
+# encodings) and Material's own CSS and JavaScript (72 KB) are most of it; Turkish search also
+# loads lunr's stemmer support and Turkish stemmer, two more requests.
+BUDGET = {"en": (9, 197), "tr": (11, 212)}
 HTML_BUDGET = 40 * KB
 
 # Scripts and the markup each one serves; None: every page (Material's bundle and search).

@@ -12,7 +12,14 @@ else:
         "torch", reason="torch is not installed: python -m pip install -e '.[torch]'"
     )
 
-from posenc import apply_rotary, sinusoidal_encoding
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from posenc import (
+    apply_rotary,
+    frequencies_from_config,
+    rotary_frequencies,
+    sinusoidal_encoding,
+)
 from posenc.torch import RotaryEmbedding, SinusoidalPositionalEncoding
 
 
@@ -76,7 +83,7 @@ def test_works_under_no_grad_and_with_gradients():
 @pytest.mark.parametrize(
     ("shape", "message"),
     [
-        ((1, 11, 8), "sequence length 11 exceeds max_len=10"),
+        ((1, 11, 8), r"positions 0 to 10 must lie in \[0, max_len - 1\] = \[0, 9\]"),
         ((1, 4, 6), r"x must have shape \(batch, seq, d_model\) with d_model=8"),
         ((4, 8), "x must have shape"),
     ],
@@ -95,8 +102,10 @@ def test_rotary_module_equals_the_numpy_function(layout, dtype):
     out = RotaryEmbedding(16, layout=layout)(x, positions)
     assert out.dtype == dtype
     expected = apply_rotary(x.numpy(), positions.numpy(), layout=layout)
-    tolerance = 1e-5 if dtype == torch.float32 else 1e-12
-    np.testing.assert_allclose(out.numpy(), expected, atol=tolerance, rtol=tolerance)
+    # float32 angles, as in transformers: at position 1000 an angle is rounded by up to half
+    # an ulp of 1000 (3e-5 radian); float64 inputs rotate with float64 angles.
+    tolerance = 1e-4 if dtype == torch.float32 else 1e-12
+    np.testing.assert_allclose(out.numpy(), expected, atol=tolerance, rtol=0)
 
 
 def test_rotary_module_defaults_and_conventions():
@@ -112,7 +121,7 @@ def test_rotary_module_defaults_and_conventions():
         RotaryEmbedding(8, layout="llama")
     with pytest.raises(ValueError, match=r"x must have shape \(\.\.\., n, 8\)"):
         module(torch.zeros(5, 6))
-    with pytest.raises(ValueError, match=r"positions must be integers of shape \(5,\)"):
+    with pytest.raises(ValueError, match=r"position_ids must be numbers of shape \(5,\)"):
         module(x, torch.arange(4))
 
 
@@ -134,3 +143,167 @@ def test_attention_matches_torch_sdpa_and_differs_on_fully_masked_rows():
         *(torch.from_numpy(a) for a in (q, k, v)), scale=1.0
     ).numpy()
     np.testing.assert_allclose(scaled_dot_product_attention(q, k, v, scale=1.0), t5, atol=1e-12)
+
+
+# --- RoPE as models ship it: float32 inv_freq, position_ids, partial rotary, scaling ----------
+
+
+def test_rotary_module_keeps_a_float32_inv_freq_buffer_out_of_the_state_dict():
+    module = RotaryEmbedding(16, base=500000.0)
+    buffers = dict(module.named_buffers())
+    assert list(buffers) == ["inv_freq"]
+    assert buffers["inv_freq"].dtype == torch.float32
+    np.testing.assert_allclose(
+        buffers["inv_freq"].numpy(), rotary_frequencies(16, base=500000.0), rtol=1e-7
+    )
+    assert module.state_dict() == {}  # persistent=False: checkpoints do not carry it
+
+
+class DtypeRecorder(TorchDispatchMode):
+    """Records the dtype and device of every tensor an operation returns."""
+
+    def __init__(self):
+        super().__init__()
+        self.outputs = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for tensor in torch.utils._pytree.tree_leaves(out):
+            if isinstance(tensor, torch.Tensor):
+                self.outputs.append((str(func), tensor.dtype))
+        return out
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize(
+    "rope_parameters",
+    [None, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16}],
+)
+def test_rotary_module_computes_nothing_in_float64_for_lower_precision_inputs(
+    dtype, rope_parameters
+):
+    # Devices such as Apple's MPS have no float64: no operation of the forward pass may make
+    # a float64 tensor (so none can be moved there), even after module.to(torch.float16).
+    module = RotaryEmbedding(8, rope_parameters=rope_parameters)
+    x = torch.randn(2, 5, 8).to(dtype)
+    for _ in range(2):
+        with DtypeRecorder() as recorder:
+            out = module(x, torch.arange(5))
+        assert out.dtype == dtype
+        assert recorder.outputs, "the recorder saw no operation"
+        assert [op for op, kind in recorder.outputs if kind == torch.float64] == []
+        module.to(torch.float16)  # rounds the buffer: the module must not use it rounded
+    expected = RotaryEmbedding(8, rope_parameters=rope_parameters)(x.float(), torch.arange(5))
+    tolerance = {torch.float32: 1e-6, torch.float16: 1e-2, torch.bfloat16: 5e-2}[dtype]
+    torch.testing.assert_close(out.float(), expected, atol=tolerance, rtol=0)
+
+
+@pytest.mark.parametrize("layout", ["half", "interleaved"])
+@pytest.mark.parametrize(
+    "rope_parameters",
+    [
+        {"rope_type": "default", "rope_theta": 500000.0},
+        {"rope_type": "linear", "factor": 4.0, "partial_rotary_factor": 0.5},
+        {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 32},
+        {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 32}
+        | {"attention_factor": 0.7, "beta_fast": 8, "beta_slow": 2, "truncate": False},
+        {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+        | {"original_max_position_embeddings": 64, "rope_theta": 500000.0},
+    ],
+)
+def test_rotary_module_equals_numpy_for_every_rope_type(layout, rope_parameters):
+    module = RotaryEmbedding(16, layout=layout, rope_parameters=rope_parameters)
+    inv_freq, attention_factor = frequencies_from_config(16, rope_parameters)
+    x = torch.randn(3, 2, 6, 16, generator=torch.Generator().manual_seed(2))
+    position_ids = torch.tensor([[0, 1, 2, 3, 4, 5], [10, 11, 12, 13, 14, 15], [0, 0, 0, 1, 1, 1]])
+    expected = apply_rotary(
+        x.double().numpy(),
+        position_ids.numpy(),
+        layout=layout,
+        inv_freq=inv_freq,
+        attention_factor=attention_factor,
+    )
+    np.testing.assert_allclose(module(x, position_ids).numpy(), expected, atol=2e-5, rtol=0)
+    np.testing.assert_allclose(
+        module(x.double(), position_ids).numpy(), expected, atol=1e-12, rtol=0
+    )
+    # Real-valued positions, and a batch of one shared by every sequence.
+    real = torch.tensor([[0.5, 1.25, 2.0, 7.75, 8.0, 9.5]], dtype=torch.float64)
+    np.testing.assert_allclose(
+        module(x.double(), real).numpy(),
+        apply_rotary(
+            x.double().numpy(),
+            real.numpy(),
+            layout=layout,
+            inv_freq=inv_freq,
+            attention_factor=attention_factor,
+        ),
+        atol=1e-12,
+        rtol=0,
+    )
+
+
+def test_rotary_module_partial_rotary_passes_dimensions_through():
+    module = RotaryEmbedding(10, rotary_dim=4)
+    x = torch.randn(3, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
+    out = module(x, torch.tensor([3, 40, 500]))
+    torch.testing.assert_close(out[:, 4:], x[:, 4:], rtol=0, atol=0)
+    np.testing.assert_allclose(
+        out.numpy(), apply_rotary(x.numpy(), [3, 40, 500], rotary_dim=4), atol=1e-12
+    )
+
+
+def test_rotary_module_dynamic_follows_the_length_of_each_call():
+    params = {"rope_type": "dynamic", "factor": 2.0}
+    module = RotaryEmbedding(8, rope_parameters=params, max_position_embeddings=16)
+    x = torch.randn(1, 40, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
+    for n in (10, 40):  # within and beyond the trained length
+        inv_freq, _ = frequencies_from_config(8, params, max_position_embeddings=16, seq_len=n)
+        np.testing.assert_allclose(
+            module(x[:, :n]).numpy(), apply_rotary(x[:, :n].numpy(), inv_freq=inv_freq), atol=1e-12
+        )
+    with pytest.raises(ValueError, match="needs max_position_embeddings"):
+        RotaryEmbedding(8, rope_parameters=params)
+
+
+def test_rotary_module_bad_arguments():
+    with pytest.raises(ValueError, match="not beside it"):
+        RotaryEmbedding(8, base=100.0, rope_parameters={"rope_type": "default"})
+    with pytest.raises(ValueError, match=r"rotary_dim must be an integer in \[2, 8\]"):
+        RotaryEmbedding(8, rotary_dim=10)
+    module = RotaryEmbedding(8)
+    with pytest.raises(ValueError, match=r"position_ids must be numbers of shape \(3,\) or"):
+        module(torch.zeros(2, 3, 8), torch.zeros(3, 3))
+    with pytest.raises(ValueError, match="position_ids must be numbers"):
+        module(torch.zeros(3, 8), torch.tensor([True, False, True]))
+
+
+def test_sinusoidal_module_start_continues_the_sequence():
+    module = SinusoidalPositionalEncoding(6, dropout=0.0, max_len=20)
+    x = torch.zeros(2, 3, 6)
+    np.testing.assert_allclose(
+        module(x, start=5)[0].numpy(), sinusoidal_encoding(3, 6, start=5), atol=1e-6
+    )
+    torch.testing.assert_close(module(x, start=5)[0], module(torch.zeros(1, 8, 6))[0, 5:])
+    with pytest.raises(ValueError, match=r"positions 18 to 20 must lie in \[0, max_len - 1\]"):
+        module(x, start=18)
+    with pytest.raises(ValueError, match="positions -1 to 1"):
+        module(x, start=-1)
+
+
+def test_causal_attention_is_bottom_right_like_torchs_causal_lower_right():
+    from torch.nn.attention.bias import causal_lower_right
+
+    from posenc import scaled_dot_product_attention
+
+    rng = np.random.default_rng(1)
+    q, k, v = rng.normal(size=(3, 2, 7, 8))
+    q = q[:, 4:]  # 3 queries after 4 cached keys
+    ours = scaled_dot_product_attention(q, k, v, causal=True)
+    tq, tk, tv = (torch.from_numpy(a) for a in (q, k, v))
+    mask = causal_lower_right(3, 7)._materialize()
+    lower_right = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, attn_mask=mask)
+    np.testing.assert_allclose(ours, lower_right.numpy(), rtol=1e-10, atol=1e-12)
+    # PyTorch's is_causal=True aligns the mask top-left: another result when n_q < n_k.
+    top_left = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True)
+    assert not np.allclose(ours, top_left.numpy())

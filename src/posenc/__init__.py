@@ -16,6 +16,15 @@ from posenc.multimodal import (
     mrope_position_ids,
 )
 from posenc.relative import relative_position_bucket, relative_position_buckets
+from posenc.rope_scaling import (
+    dynamic_ntk_frequencies,
+    frequencies_from_config,
+    linear_frequencies,
+    llama3_frequencies,
+    ntk_frequencies,
+    yarn_attention_factor,
+    yarn_frequencies,
+)
 from posenc.rotary import (
     apply_rotary,
     half_to_interleaved,
@@ -31,13 +40,18 @@ __all__ = [
     "apply_mrope",
     "apply_rotary",
     "axial_rotary_angles",
+    "dynamic_ntk_frequencies",
     "embed_positions",
+    "frequencies_from_config",
     "grid_positions",
     "half_to_interleaved",
     "interleaved_to_half",
     "learned_position_table",
+    "linear_frequencies",
+    "llama3_frequencies",
     "mrope_angles",
     "mrope_position_ids",
+    "ntk_frequencies",
     "relative_position_bucket",
     "relative_position_buckets",
     "resize_position_table",
@@ -47,5 +61,7 @@ __all__ = [
     "sincos_2d",
     "sinusoidal_encoding",
     "softmax",
+    "yarn_attention_factor",
+    "yarn_frequencies",
 ]
 __version__ = "0.1.0"

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from posenc._validation import check_integer
+from posenc._validation import check_integer, check_query_start
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
@@ -53,15 +53,28 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     return np.concatenate([slopes, extra])
 
 
-def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.ndarray:
+def alibi_bias(
+    n_heads: int,
+    n_queries: int,
+    n_keys: int | None = None,
+    *,
+    causal: bool = True,
+    query_start: int | None = None,
+) -> np.ndarray:
     """The ALiBi bias added to the attention scores: `-slope * distance`.
+
+    Queries stand at positions `query_start, ..., query_start + n_queries - 1` and keys at
+    `0, ..., n_keys - 1`. Without a cache both are `0 .. n - 1`; when decoding with a
+    key/value cache the new queries are the last positions, which is the default.
 
     Parameters
     ----------
     n_heads : int
         Number of heads, `>= 1`.
-    n_positions : int
-        Sequence length, `>= 0`; queries and keys share positions.
+    n_queries : int
+        Number of queries, `>= 0` (the sequence length when queries and keys are the same).
+    n_keys : int, optional
+        Number of keys, `>= 0`: the cached keys and the new ones. Default `n_queries`.
     causal : bool, default True
         True: a query at `i` sees keys `j <= i` with bias `-slope * (i - j)`, and the keys
         after it get `-inf` (the causal mask), as in the paper's language models. False: the
@@ -69,17 +82,22 @@ def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.nda
         (which trains causal language models only); the first author describes it in the
         reference repository's issue #5. A key two places to the left and one two places to
         the right get the same bias, so on its own it cannot tell left from right.
+    query_start : int, optional
+        Position of the first query, `>= 0` (the number of tokens already in the cache).
+        Default `n_keys - n_queries`: the queries are the last positions (bottom-right, as
+        `scaled_dot_product_attention`'s causal mask).
 
     Returns
     -------
     ndarray
-        Shape `(n_heads, n_positions, n_positions)`, float64; `bias[h, i, j]` is added to the
+        Shape `(n_heads, n_queries, n_keys)`, float64; `bias[h, i, j]` is added to the
         score of query `i` and key `j` in head `h`.
 
     Raises
     ------
     TypeError, ValueError
-        As `alibi_slopes`, and if `n_positions` is not an integer `>= 0`.
+        As `alibi_slopes`; if a size is not an integer `>= 0`, `query_start` is negative, or
+        it is left to its default with `n_queries > n_keys`.
 
     References
     ----------
@@ -94,10 +112,14 @@ def alibi_bias(n_heads: int, n_positions: int, *, causal: bool = True) -> np.nda
     [[ 0.  -inf -inf]
      [-0.5  0.  -inf]
      [-1.  -0.5  0. ]]
+    >>> print(alibi_bias(8, 1, 3)[0])  # one new query after 2 cached keys: the last row
+    [[-1.  -0.5  0. ]]
     """
     slopes = alibi_slopes(n_heads)
-    n_positions = check_integer("n_positions", n_positions, minimum=0)
-    offsets = np.arange(n_positions)[:, None] - np.arange(n_positions)[None, :]  # i - j
+    n_queries = check_integer("n_queries", n_queries, minimum=0)
+    n_keys = n_queries if n_keys is None else check_integer("n_keys", n_keys, minimum=0)
+    first = check_query_start(n_queries, n_keys, query_start)
+    offsets = np.arange(first, first + n_queries)[:, None] - np.arange(n_keys)[None, :]  # i - j
     distance = offsets if causal else np.abs(offsets)
     bias: np.ndarray = slopes[:, None, None] * -distance[None, :, :]  # no "-0." on the diagonal
     if causal:

@@ -159,7 +159,14 @@ def scaled_dot_product_attention(
         Added to the scaled scores; broadcastable to `(..., n_q, n_k)`, for example
         `(n_heads, n_q, n_k)`. `-inf` entries mask keys out.
     causal : bool, default False
-        Mask every key after its query (needs `n_q == n_k`).
+        Mask every key after its query. With fewer queries than keys (`n_q < n_k`: a
+        decoding step or a chunk of the prompt after a key/value cache) the queries are the
+        last `n_q` of the `n_k` positions, so query `i` sees keys `0 .. n_k - n_q + i`: the
+        mask is aligned bottom-right, as in flash-attn (`flash_attn_func`) and Meta's
+        reference Llama code. PyTorch's `scaled_dot_product_attention(..., is_causal=True)`
+        aligns it top-left instead (query `i` sees keys `0 .. i`), which is right only
+        when `n_q == n_k`; its `torch.nn.attention.bias.causal_lower_right` gives the
+        bottom-right mask. `n_q > n_k` is refused: the first queries would see no key.
     scale : float, optional
         Factor of the scores $q k^\top$, a finite number `> 0`. None (the default) means
         $1/\sqrt{d}$; T5 uses 1.0.
@@ -177,7 +184,7 @@ def scaled_dot_product_attention(
     ValueError
         If the shapes do not fit together (last dimensions, rows, batch dimensions, or
         `d = 0`), the bias cannot be broadcast to the scores,
-        `causal` is set with `n_q != n_k`, or `scale` is not finite and `> 0`.
+        `causal` is set with `n_q > n_k`, or `scale` is not finite and `> 0`.
     TypeError
         If an input does not hold real numbers, or `scale` is not a real number.
 
@@ -188,6 +195,12 @@ def scaled_dot_product_attention(
     - C. Raffel et al., "Exploring the Limits of Transfer Learning with a Unified
       Text-to-Text Transformer", JMLR 2020; the scores without $1/\sqrt{d}$ are in the T5
       code (Mesh TensorFlow) and in Hugging Face's `modeling_t5.py` (`T5Attention`).
+    - The bottom-right causal mask: `meta-llama/llama-models`,
+      `models/llama3/reference_impl/model.py` (`Transformer.forward`: zeros for the cached
+      keys beside the triangular mask); `Dao-AILab/flash-attention`,
+      `flash_attn/flash_attn_interface.py` (the docstring of `flash_attn_func` on
+      `causal`); PyTorch, `torch/nn/attention/bias.py` (`CausalVariant.UPPER_LEFT` and
+      `LOWER_RIGHT`).
 
     Examples
     --------
@@ -201,6 +214,9 @@ def scaled_dot_product_attention(
     >>> print(np.round(scaled_dot_product_attention(q, k, np.eye(2), scale=1.0), 3))
     [[0.982 0.018]
      [0.018 0.982]]
+    >>> keys = np.eye(3)  # one query after 2 cached keys: it sees all 3 (bottom-right)
+    >>> print(np.round(scaled_dot_product_attention(keys[2:], keys, keys, causal=True), 3))
+    [[0.264 0.264 0.471]]
     """
     queries, keys, values = (as_real_array(name, a) for name, a in (("q", q), ("k", k), ("v", v)))
     for name, array in (("q", queries), ("k", keys), ("v", values)):
@@ -239,8 +255,13 @@ def scaled_dot_product_attention(
         scores = scores + extra.astype(scores.dtype, copy=False)
     if causal:
         n_q, n_k = scores.shape[-2:]
-        if n_q != n_k:
-            raise ValueError(f"causal attention needs n_q == n_k, got {n_q} and {n_k}")
-        scores = np.where(np.triu(np.ones((n_q, n_k), dtype=bool), k=1), -np.inf, scores)
+        if n_q > n_k:
+            raise ValueError(
+                f"causal attention needs n_q <= n_k (the queries are the last n_q of the n_k "
+                f"positions), got n_q={n_q} and n_k={n_k}"
+            )
+        # Bottom-right: query i stands at position n_k - n_q + i and sees the keys up to it.
+        future = np.triu(np.ones((n_q, n_k), dtype=bool), k=1 + n_k - n_q)
+        scores = np.where(future, -np.inf, scores)
     attended: np.ndarray = softmax(scores, axis=-1) @ values
     return attended

@@ -3,7 +3,7 @@
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import check_integer, check_positive_real
+from posenc._validation import as_integer_array, check_integer, check_positive_real
 
 
 def learned_position_table(
@@ -65,23 +65,32 @@ def learned_position_table(
     return np.random.default_rng(seed).normal(0.0, std, size=(max_positions, d_model))
 
 
-def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) -> np.ndarray:
-    """Look up the rows of a learned table for the given positions: `table[positions + offset]`.
+def embed_positions(
+    table: ArrayLike, positions: ArrayLike, *, start: int = 0, offset: int = 0
+) -> np.ndarray:
+    """Look up the rows of a learned table: `table[start + positions + offset]`.
 
-    Some models keep rows at the start of their table that no position uses. OPT and BART
-    look up position `p` in row `p + 2` (`offset=2`; Hugging Face Transformers,
-    `OPTLearnedPositionalEmbedding` and `BartLearnedPositionalEmbedding`), and RoBERTa numbers
-    its positions from `padding_idx + 1 = 2` (`create_position_ids_from_input_ids`), so
-    its 514-row table holds 512 positions. Loading such a table, pass the model's offset.
+    `start` moves the positions: when decoding with a key/value cache, the new tokens
+    `0 .. n - 1` of a step stand at `start .. start + n - 1`, with `start` the number of
+    tokens already in the cache (`past_seen_tokens` in Hugging Face's GPT-2 and OPT).
+
+    `offset` is something else, a property of the table: some models keep rows at its start
+    that no position uses. OPT and BART look up position `p` in row `p + 2` (`offset=2`;
+    Hugging Face Transformers, `OPTLearnedPositionalEmbedding` and
+    `BartLearnedPositionalEmbedding`), and RoBERTa numbers its positions from
+    `padding_idx + 1 = 2` (`create_position_ids_from_input_ids`), so its 514-row table holds
+    512 positions. Loading such a table, pass the model's offset.
 
     Parameters
     ----------
     table : array_like
         Shape `(max_positions, d_model)`.
     positions : array_like of int
-        Any shape; every `position + offset` in `[0, max_positions - 1]`.
+        Any shape; every `start + position + offset` in `[0, max_positions - 1]`.
+    start : int, default 0
+        Position of the first token of this step, `>= 0`: added to every position.
     offset : int, default 0
-        Added to every position before the lookup, `>= 0`.
+        Rows of the table before position 0, `>= 0`: added to every position too.
 
     Returns
     -------
@@ -91,9 +100,10 @@ def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) 
     Raises
     ------
     TypeError
-        If `positions` does not hold integers, or `offset` is not an integer.
+        If `positions` does not hold integers, or `start` or `offset` is not an integer.
     ValueError
-        If `table` is not 2-D, `offset < 0`, or a position falls outside the table: the
+        If `table` is not 2-D, `start` or `offset` is negative, or a position (with `start`
+        added) falls outside the table: the
         table has no row for it, which is why such a model cannot read a longer input.
 
     References
@@ -111,6 +121,8 @@ def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) 
     (2, 2)
     >>> bool(np.array_equal(embed_positions(table, [0, 1], offset=2), table[[2, 3]]))
     True
+    >>> bool(np.array_equal(embed_positions(table, [0], start=3), table[[3]]))  # decoding
+    True
     >>> embed_positions(table, [4])
     Traceback (most recent call last):
     ...
@@ -119,10 +131,10 @@ def embed_positions(table: ArrayLike, positions: ArrayLike, *, offset: int = 0) 
     rows = np.asarray(table)
     if rows.ndim != 2:
         raise ValueError(f"table must have shape (max_positions, d_model), got {rows.shape}")
-    where = np.asarray(positions)
-    if where.dtype == np.bool_ or not np.issubdtype(where.dtype, np.integer):
-        raise TypeError(f"positions must hold integers, got an array of dtype {where.dtype}")
+    where = as_integer_array("positions", positions)
+    start = check_integer("start", start, minimum=0)
     offset = check_integer("offset", offset, minimum=0)
+    where = where.astype(np.int64) + start
     max_positions = rows.shape[0]
     last = max_positions - 1 - offset
     outside = (where < 0) | (where > last)

@@ -3,7 +3,7 @@
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import check_integer
+from posenc._validation import as_integer_array, check_integer, check_query_start
 
 
 def relative_position_bucket(
@@ -61,9 +61,7 @@ def relative_position_bucket(
     >>> print(relative_position_bucket([-200, -128, -91, -90, -9, -8, -1, 0, 1, 8, 200]))
     [15 15 15 14  8  8  1  0 17 24 31]
     """
-    distance = np.asarray(relative_position)
-    if distance.dtype == np.bool_ or not np.issubdtype(distance.dtype, np.integer):
-        raise TypeError(f"relative_position must hold integers, got dtype {distance.dtype}")
+    distance = as_integer_array("relative_position", relative_position)
     num_buckets = check_integer("num_buckets", num_buckets, minimum=4)
     if bidirectional and num_buckets % 2:
         raise ValueError(f"num_buckets must be even when bidirectional, got {num_buckets}")
@@ -92,8 +90,14 @@ def relative_position_buckets(
     bidirectional: bool = True,
     num_buckets: int = 32,
     max_distance: int = 128,
+    query_start: int | None = None,
 ) -> np.ndarray:
     """The bucket of every query-key pair: `relative_position_bucket(j - i)`.
+
+    Queries stand at positions `i = query_start, ..., query_start + n_queries - 1` and keys
+    at `j = 0, ..., n_keys - 1`. When decoding with a key/value cache the new queries are
+    the last positions, which is the default (Hugging Face's T5 passes the number of cached
+    tokens as `past_seen_tokens`).
 
     Parameters
     ----------
@@ -101,6 +105,9 @@ def relative_position_buckets(
         Sequence lengths, `>= 0`.
     bidirectional, num_buckets, max_distance
         As in `relative_position_bucket`.
+    query_start : int, optional
+        Position of the first query, `>= 0`. Default `n_keys - n_queries` (bottom-right),
+        which needs `n_queries <= n_keys`.
 
     Returns
     -------
@@ -111,7 +118,13 @@ def relative_position_buckets(
     Raises
     ------
     TypeError, ValueError
-        As `relative_position_bucket`, and for negative sizes.
+        As `relative_position_bucket`; for negative sizes or a negative `query_start`, or
+        `n_queries > n_keys` without `query_start`.
+
+    References
+    ----------
+    - Hugging Face Transformers, `src/transformers/models/t5/modeling_t5.py`
+      (`T5Attention.compute_bias`, `past_seen_tokens`).
 
     Examples
     --------
@@ -120,10 +133,13 @@ def relative_position_buckets(
     [[0 0 0]
      [1 0 0]
      [2 1 0]]
+    >>> print(relative_position_buckets(1, 3, bidirectional=False))  # 2 keys in the cache
+    [[2 1 0]]
     """
     n_queries = check_integer("n_queries", n_queries, minimum=0)
     n_keys = check_integer("n_keys", n_keys, minimum=0)
-    relative = np.arange(n_keys)[None, :] - np.arange(n_queries)[:, None]
+    first = check_query_start(n_queries, n_keys, query_start)
+    relative = np.arange(n_keys)[None, :] - np.arange(first, first + n_queries)[:, None]
     return relative_position_bucket(
         relative, bidirectional=bidirectional, num_buckets=num_buckets, max_distance=max_distance
     )

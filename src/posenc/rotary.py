@@ -5,58 +5,111 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import as_real_array, check_integer, check_positive_real
+from posenc._validation import (
+    as_real_array,
+    check_choice,
+    check_head_dim,
+    check_positive_real,
+    check_rotary_dim,
+)
 
-Layout = Literal["interleaved", "half"]
-LAYOUTS = ("interleaved", "half")
+Layout = Literal["half", "interleaved"]
+LAYOUTS = ("half", "interleaved")
+DEFAULT_BASE = 10000.0
 
 
-def rotary_frequencies(head_dim: int, *, base: float = 10000.0) -> np.ndarray:
-    r"""The rotation frequency of each pair of dimensions: $\theta_i = base^{-2i/head\_dim}$.
+def rotary_frequencies(
+    head_dim: int, *, base: float = 10000.0, rotary_dim: int | None = None
+) -> np.ndarray:
+    r"""The rotation frequency of each pair: $\theta_i = base^{-2i/d}$, with $d$ the rotated size.
+
+    $d$ is `rotary_dim`: `head_dim` when every dimension rotates, fewer with partial rotary.
+    Hugging Face Transformers calls these values `inv_freq`, and `base` `rope_theta`.
 
     Parameters
     ----------
     head_dim : int
-        Size of each query and key vector, even and `>= 2`.
+        Size of each query and key vector, `>= 2`; even unless `rotary_dim` is given.
     base : float, default 10000.0
-        Base of the geometric progression, finite and `> 0`.
+        Base of the geometric progression, finite and `> 0`: `rope_theta` in model
+        configurations (500000.0 in Llama 3).
+    rotary_dim : int, optional
+        How many leading dimensions of each head rotate, even and in `[2, head_dim]`; the
+        frequencies then use $d$ = `rotary_dim`, as in GPT-J (`rotary_dim`), GPT-NeoX
+        (`rotary_pct`) and Phi (`partial_rotary_factor`). Default `head_dim`.
 
     Returns
     -------
     ndarray
-        Shape `(head_dim // 2,)`, float64, in radians per position; `theta[0] == 1`.
+        Shape `(rotary_dim // 2,)`, float64, in radians per position; `theta[0] == 1`.
 
     Raises
     ------
     TypeError
-        If `head_dim` is not an integer or `base` not a real number.
+        If `head_dim` or `rotary_dim` is not an integer or `base` not a real number.
     ValueError
-        If `head_dim` is odd or `< 2`, or `base` is not finite and `> 0`.
+        If `head_dim < 2`, the rotated size is odd or larger than `head_dim`, or `base` is
+        not finite and `> 0`.
 
     References
     ----------
     - J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position Embedding", 2021,
       section 3.2.2, equation (15).
+    - Hugging Face Transformers, `src/transformers/models/gpt_neox/modeling_gpt_neox.py`
+      (`compute_default_rope_parameters`: `dim = int(head_dim * partial_rotary_factor)`).
 
     Examples
     --------
     >>> from posenc.rotary import rotary_frequencies
     >>> print(rotary_frequencies(8))
     [1.    0.1   0.01  0.001]
+    >>> print(rotary_frequencies(8, rotary_dim=4))  # exponents 2i / 4, not 2i / 8
+    [1.   0.01]
     """
-    head_dim = check_integer("head_dim", head_dim, minimum=2)
-    if head_dim % 2:
-        raise ValueError(f"head_dim must be even (pairs of dimensions rotate), got {head_dim}")
+    head_dim = check_head_dim(head_dim, even=False)
+    rotary_dim = check_rotary_dim(rotary_dim, head_dim)
     base = check_positive_real("base", base)
-    return base ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
+    return base ** (-np.arange(0, rotary_dim, 2, dtype=np.float64) / rotary_dim)
+
+
+def _positions(positions: ArrayLike | None, shape: tuple[int, ...]) -> np.ndarray:
+    """The positions of the rows of an array of `shape` `(..., n, head_dim)`, as float64.
+
+    The result broadcasts against `shape[:-1]`: shape `(n,)`, or `(batch, 1, ..., 1, n)` for
+    batched positions of shape `(batch, n)`.
+    """
+    n = shape[-2]
+    if positions is None:
+        return np.arange(n, dtype=np.float64)
+    where = as_real_array("positions", positions).astype(np.float64)
+    if not np.all(np.isfinite(where)):
+        raise ValueError("positions must be finite")
+    if where.shape == (n,):
+        return where
+    batch = shape[0] if len(shape) >= 3 else None
+    if (
+        where.ndim == 2
+        and where.shape[1] == n
+        and batch is not None
+        and where.shape[0] in (1, batch)
+    ):
+        return where.reshape(where.shape[0], *([1] * (len(shape) - 3)), n)
+    batched = f" or (batch, n) with batch {batch} or 1" if batch is not None else ""
+    raise ValueError(
+        f"positions must have shape (n,){batched} to match x of shape {shape} (n = {n}), "
+        f"got shape {where.shape}"
+    )
 
 
 def apply_rotary(
     x: ArrayLike,
     positions: ArrayLike | None = None,
     *,
-    base: float = 10000.0,
-    layout: Layout = "interleaved",
+    base: float | None = None,
+    layout: Layout = "half",
+    rotary_dim: int | None = None,
+    inv_freq: ArrayLike | None = None,
+    attention_factor: float = 1.0,
 ) -> np.ndarray:
     r"""Rotate each pair of dimensions of `x` by the angle $m\,\theta_i$ of its position $m$.
 
@@ -67,86 +120,134 @@ def apply_rotary(
     Parameters
     ----------
     x : array_like
-        Queries or keys, shape `(..., n, head_dim)` with `head_dim` even. float32 and float64
-        keep their dtype; integers become float64.
-    positions : array_like of int, optional
-        Shape `(n,)`: the position of each of the `n` rows. Default `0, 1, ..., n - 1`.
-    base : float, default 10000.0
-        Base of the frequencies, as in `rotary_frequencies`.
-    layout : {"interleaved", "half"}, default "interleaved"
-        Which dimensions form a pair. `"interleaved"`: `(2i, 2i + 1)`, as in the RoFormer
-        paper and GPT-J. `"half"`: `(i, i + head_dim / 2)`, as in GPT-NeoX and the LLaMA
-        family in Hugging Face Transformers (`rotate_half`). Weights trained with one layout
-        give wrong results, silently, with the other; see `interleaved_to_half`.
-        Meta's LLaMA reference code is interleaved (complex numbers); Hugging Face's conversion
-        script reorders the weights so that its `rotate_half` (the half layout) gives the same
-        model.
+        Queries or keys, shape `(..., n, head_dim)`. float32 and float64 keep their dtype;
+        integers become float64.
+    positions : array_like, optional
+        The position of each row: shape `(n,)`, or `(batch, n)` for `x` of shape
+        `(batch, ..., n, head_dim)` (Hugging Face's `position_ids`; a batch of 1 is shared
+        by every row of `x`). Integers or real numbers: a position interpolated by
+        Chen et al. (2023) is `m / factor`. Default `0, 1, ..., n - 1`. With a key/value
+        cache the new rows start at the cache's length: `start + arange(n)`.
+    base : float, optional
+        Base of the frequencies (`rope_theta`), as in `rotary_frequencies`. Default 10000.0.
+        Not with `inv_freq`, which already holds the frequencies.
+    layout : {"half", "interleaved"}, default "half"
+        Which dimensions form a pair. `"half"`: `(i, i + d / 2)`, GPT-NeoX style
+        (`rotate_half`), the layout of most checkpoints people load: GPT-NeoX, and Llama,
+        Mistral and Qwen in Hugging Face Transformers; flash-attn's `interleaved=False`,
+        vLLM's `is_neox_style=True`. `"interleaved"`: `(2i, 2i + 1)`, GPT-J style
+        (`rotate_every_two`), as in the RoFormer paper, GPT-J and Meta's reference LLaMA
+        code (complex numbers). Weights trained with one layout give wrong results,
+        silently, with the other; see `interleaved_to_half`.
+    rotary_dim : int, optional
+        Partial rotary: only the first `rotary_dim` dimensions of each head rotate (pairs
+        formed among them with `layout`); the others pass through unchanged. Even, in
+        `[2, head_dim]`. GPT-J's `rotary_dim`, GPT-NeoX's `rotary_pct * head_dim`, Phi's
+        `partial_rotary_factor * head_dim`. Default: `head_dim`, or `2 * len(inv_freq)`.
+    inv_freq : array_like, optional
+        The frequencies $\theta_i$ to use instead of `rotary_frequencies(...)`, shape
+        `(rotary_dim // 2,)`: for example those of a scaling method of
+        `posenc.rope_scaling` (Hugging Face's name for them).
+    attention_factor : float, default 1.0
+        Multiplies the rotated dimensions, as Hugging Face Transformers multiplies `cos` and
+        `sin` by `attention_scaling`. Applied to both queries and keys it multiplies their
+        scores by its square: YaRN's $1/t$ (see `yarn_attention_factor`). Finite, `> 0`.
 
     Returns
     -------
     ndarray
-        Same shape as `x`, float32 for float32 input, otherwise float64. Norms are unchanged.
+        Same shape as `x`, float32 for float32 input, otherwise float64. With
+        `attention_factor=1`, norms are unchanged.
 
     Raises
     ------
     TypeError
-        If `x` is not real, `positions` is not integer, or `base` not a real number.
+        If `x` or `positions` does not hold real numbers, or a parameter has the wrong type.
     ValueError
-        If `x` has fewer than 2 dimensions or an odd last dimension, `positions` does not
-        have shape `(n,)`, or `layout` is unknown.
+        If `x` has fewer than 2 dimensions, `positions` has another shape than `(n,)` or
+        `(batch, n)` or is not finite, `rotary_dim` is odd, `< 2` or `> head_dim` (or
+        `head_dim` odd without it), `inv_freq` does not have shape `(rotary_dim // 2,)`, both
+        `base` and `inv_freq` are given, or `layout` is unknown.
 
     References
     ----------
     - J. Su et al., "RoFormer: Enhanced Transformer with Rotary Position Embedding", 2021,
       section 3.4.2, equation (34).
+    - Hugging Face Transformers, `src/transformers/models/llama/modeling_llama.py`
+      (`rotate_half`, `apply_rotary_pos_emb`, `LlamaRotaryEmbedding`) and
+      `src/transformers/models/gpt_neox/modeling_gpt_neox.py` (partial rotary).
+    - vLLM, `vllm/model_executor/layers/rotary_embedding/common.py` (`is_neox_style`);
+      flash-attn, `flash_attn/layers/rotary.py` (`apply_rotary_emb`, `interleaved`).
 
     Examples
     --------
     >>> import numpy as np
     >>> from posenc.rotary import apply_rotary
-    >>> q = np.array([[1.0, 0.0, 1.0, 0.0]] * 3)
-    >>> print(np.round(apply_rotary(q), 3))
-    [[ 1.     0.     1.     0.   ]
-     [ 0.54   0.841  1.     0.01 ]
-     [-0.416  0.909  1.     0.02 ]]
+    >>> q = np.array([[1.0, 0.0, 0.0, 0.0]] * 3)  # the same query at positions 0, 1, 2
+    >>> print(np.round(apply_rotary(q), 3))  # "half": dimension 0 pairs with dimension 2
+    [[ 1.     0.     0.     0.   ]
+     [ 0.54   0.     0.841  0.   ]
+     [-0.416  0.     0.909  0.   ]]
+    >>> print(np.round(apply_rotary(q, layout="interleaved"), 3))  # 0 pairs with 1
+    [[ 1.     0.     0.     0.   ]
+     [ 0.54   0.841  0.     0.   ]
+     [-0.416  0.909  0.     0.   ]]
+    >>> x = np.array([[1.0, 0.0, 5.0, 7.0]])
+    >>> print(np.round(apply_rotary(x, [1], rotary_dim=2), 3))  # dimensions 2, 3 pass through
+    [[0.54  0.841 5.    7.   ]]
     """
     values = as_real_array("x", x)
     if values.ndim < 2:
         raise ValueError(f"x must have shape (..., n, head_dim), got shape {values.shape}")
-    n, head_dim = values.shape[-2:]
-    theta = rotary_frequencies(head_dim, base=base)
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-    if positions is None:
-        where = np.arange(n, dtype=np.float64)
+    head_dim = values.shape[-1]
+    layout = check_choice("layout", layout, LAYOUTS)  # type: ignore[assignment]
+    if inv_freq is None:
+        theta = rotary_frequencies(
+            head_dim, base=DEFAULT_BASE if base is None else base, rotary_dim=rotary_dim
+        )
     else:
-        where = np.asarray(positions)
-        if not np.issubdtype(where.dtype, np.integer):
-            raise TypeError(f"positions must hold integers, got an array of dtype {where.dtype}")
-        if where.shape != (n,):
-            raise ValueError(f"positions must have shape ({n},) to match x, got {where.shape}")
-        where = where.astype(np.float64)
-    angles = where[:, None] * theta[None, :]  # (n, head_dim // 2), float64 for accuracy
-    cos, sin = np.cos(angles).astype(values.dtype), np.sin(angles).astype(values.dtype)
+        if base is not None:
+            raise ValueError("pass base or inv_freq, not both: inv_freq holds the frequencies")
+        theta = as_real_array("inv_freq", inv_freq).astype(np.float64)
+        if theta.ndim != 1 or theta.size == 0 or not np.all(np.isfinite(theta)):
+            raise ValueError(
+                f"inv_freq must be a finite array of shape (rotary_dim // 2,), got shape "
+                f"{theta.shape}"
+            )
+        rotated = check_rotary_dim(2 * theta.size if rotary_dim is None else rotary_dim, head_dim)
+        if rotated != 2 * theta.size:
+            raise ValueError(
+                f"inv_freq must have shape (rotary_dim // 2,) = ({rotated // 2},), got "
+                f"{theta.shape}"
+            )
+    scale = check_positive_real("attention_factor", attention_factor)
+    rotated_dims = 2 * theta.size
+    where = _positions(positions, values.shape)
+    angles = where[..., None] * theta  # (..., n, rotated_dims // 2), float64 for accuracy
+    cos = (np.cos(angles) * scale).astype(values.dtype)
+    sin = (np.sin(angles) * scale).astype(values.dtype)
+    rotating = values[..., :rotated_dims]
     if layout == "interleaved":
-        first, second = values[..., 0::2], values[..., 1::2]
+        first, second = rotating[..., 0::2], rotating[..., 1::2]
     else:
-        first, second = values[..., : head_dim // 2], values[..., head_dim // 2 :]
+        first, second = rotating[..., : rotated_dims // 2], rotating[..., rotated_dims // 2 :]
     rotated_first = first * cos - second * sin
     rotated_second = first * sin + second * cos
+    shape = (*np.broadcast_shapes(values.shape[:-1], angles.shape[:-1]), head_dim)
+    out = np.empty(shape, dtype=values.dtype)
     if layout == "interleaved":
-        out = np.empty_like(values)
-        out[..., 0::2], out[..., 1::2] = rotated_first, rotated_second
-        return out
-    return np.concatenate([rotated_first, rotated_second], axis=-1)
+        out[..., 0:rotated_dims:2], out[..., 1:rotated_dims:2] = rotated_first, rotated_second
+    else:
+        out[..., : rotated_dims // 2] = rotated_first
+        out[..., rotated_dims // 2 : rotated_dims] = rotated_second
+    out[..., rotated_dims:] = values[..., rotated_dims:]
+    return out
 
 
 def _head_order(x: ArrayLike, head_dim: object) -> tuple[np.ndarray, int]:
     """Check `x` and `head_dim` for the layout conversions; return the array and `head_dim`."""
     values = np.asarray(x)
-    head_dim = check_integer("head_dim", head_dim, minimum=2)
-    if head_dim % 2:
-        raise ValueError(f"head_dim must be even (pairs of dimensions rotate), got {head_dim}")
+    head_dim = check_head_dim(head_dim)
     if values.ndim == 0 or values.shape[-1] % head_dim:
         raise ValueError(
             f"x must have a last dimension that is a multiple of head_dim={head_dim} "

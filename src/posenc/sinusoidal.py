@@ -5,7 +5,7 @@ from typing import Literal
 
 import numpy as np
 
-from posenc._validation import check_integer, check_positive_real
+from posenc._validation import check_choice, check_integer, check_positive_real
 
 Layout = Literal["interleaved", "concatenated"]
 LAYOUTS = ("interleaved", "concatenated")
@@ -17,6 +17,7 @@ def sinusoidal_encoding(
     *,
     base: float = 10000.0,
     layout: Layout = "interleaved",
+    start: int = 0,
 ) -> np.ndarray:
     r"""Sinusoidal positional encoding table, in the paper's layout or tensor2tensor's.
 
@@ -45,7 +46,8 @@ def sinusoidal_encoding(
     Parameters
     ----------
     n_positions : int
-        Number of positions (rows), `>= 0`. Positions are `0, 1, ..., n_positions - 1`.
+        Number of positions (rows), `>= 0`. Positions are `start, ..., start + n_positions
+        - 1`.
     d_model : int
         Size of each encoding vector (columns), `>= 1`. An odd `d_model` is allowed: in the
         interleaved layout the formula is applied column by column, so its last column is a
@@ -56,6 +58,11 @@ def sinusoidal_encoding(
     layout : {"interleaved", "concatenated"}, default "interleaved"
         The paper's interleaved sines and cosines, or tensor2tensor's and fairseq's
         concatenated halves with their frequency spacing.
+    start : int, default 0
+        Position of the first row, `>= 0`. When decoding with a key/value cache, the rows
+        of the new tokens start at the number of tokens already in the cache:
+        `sinusoidal_encoding(n, d_model, start=s)` equals rows `s .. s + n - 1` of
+        `sinusoidal_encoding(s + n, d_model)`.
 
     Returns
     -------
@@ -69,8 +76,8 @@ def sinusoidal_encoding(
         If `n_positions` or `d_model` is not an integer (for example `4.0` or `True`), or
         `base` is not a real number.
     ValueError
-        If `n_positions < 0`, `d_model < 1`, `base` is not finite and `> 0`, or `layout` is
-        unknown.
+        If `n_positions < 0`, `d_model < 1`, `start < 0`, `base` is not finite and `> 0`, or
+        `layout` is unknown.
 
     Notes
     -----
@@ -130,12 +137,14 @@ def sinusoidal_encoding(
     [0.841 0.01  0.    0.54  1.    1.   ]
     >>> sinusoidal_encoding(0, 6).shape
     (0, 6)
+    >>> bool(np.array_equal(sinusoidal_encoding(1, 6, start=3), sinusoidal_encoding(4, 6)[3:]))
+    True
     """
     n_positions = check_integer("n_positions", n_positions, minimum=0)
     d_model = check_integer("d_model", d_model, minimum=1)
     base = check_positive_real("base", base)
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    start = check_integer("start", start, minimum=0)
+    check_choice("layout", layout, LAYOUTS)
 
     table = np.empty((n_positions, d_model), dtype=np.float64)
     if layout == "concatenated":
@@ -143,9 +152,9 @@ def sinusoidal_encoding(
         frequencies = base ** (-np.arange(half, dtype=np.float64) / max(half - 1, 1))
         table[:, 2 * half :] = 0.0
         # Clipped to [-1, 1]: the fast method's rounding could put a value an ulp beyond.
-        for start, block in _sin_cos_blocks(n_positions, frequencies, divide=False):
+        for row, block in _sin_cos_blocks(n_positions, frequencies, divide=False, start=start):
             values = block.view(np.float64)  # sin, cos, sin, cos, ...
-            rows = slice(start, start + len(block))
+            rows = slice(row, row + len(block))
             np.clip(values[:, 0::2], -1.0, 1.0, out=table[rows, :half])
             np.clip(values[:, 1::2], -1.0, 1.0, out=table[rows, half : 2 * half])
         return table
@@ -153,9 +162,9 @@ def sinusoidal_encoding(
     # view is already in the paper's order (sin, cos, sin, cos, ...), and an odd d_model
     # drops the last cosine. Clipped as above.
     divisors = base ** (np.arange(0, d_model, 2) / d_model)
-    for start, block in _sin_cos_blocks(n_positions, divisors, divide=True):
+    for row, block in _sin_cos_blocks(n_positions, divisors, divide=True, start=start):
         values = block.view(np.float64)[:, :d_model]
-        np.clip(values, -1.0, 1.0, out=table[start : start + len(block)])
+        np.clip(values, -1.0, 1.0, out=table[row : row + len(block)])
     return table
 
 
@@ -200,13 +209,14 @@ def _sin_cos_of_multiples(
 
 
 def _sin_cos_blocks(
-    n_positions: int, scales: np.ndarray, *, divide: bool
+    n_positions: int, scales: np.ndarray, *, divide: bool, start: int = 0
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(start, block)`` with ``block[q, i] = sin(a) + 1j * cos(a)`` for every row.
+    """Yield ``(row, block)`` with ``block[q, i] = sin(a) + 1j * cos(a)`` for every row.
 
-    ``a`` is the float64 angle of position ``p = start + q`` exactly as the direct formula
-    rounds it: ``p / scales[i]`` if ``divide``, else ``p * scales[i]``. ``block`` is a buffer
-    that the next block overwrites. See the Notes of `sinusoidal_encoding` for the method.
+    ``a`` is the float64 angle of position ``p = start + row + q`` exactly as the direct
+    formula rounds it: ``p / scales[i]`` if ``divide``, else ``p * scales[i]``. ``block`` is a
+    buffer that the next block overwrites. See the Notes of `sinusoidal_encoding` for the
+    method.
     """
     n_angles = scales.size
     if n_positions == 0 or n_angles == 0:
@@ -217,7 +227,8 @@ def _sin_cos_blocks(
     angles = np.empty((rows, n_angles), dtype=np.float64)
     omega = 1.0 / scales if divide else scales
     # A table that fits in one block gains nothing from angle addition: sin and cos directly.
-    fast = rows < n_positions <= _FAST_LIMIT and omega.max() * max(n_positions - 1, 1) < _FAST_LIMIT
+    last = start + n_positions - 1
+    fast = rows < n_positions and last < _FAST_LIMIT and omega.max() * max(last, 1) < _FAST_LIMIT
     if fast:
         head, tail = _split(omega)
         sin, cos = _sin_cos_of_multiples(offsets, head, tail)
@@ -228,9 +239,10 @@ def _sin_cos_blocks(
         scratch = np.empty((rows, n_angles), dtype=np.float64)
     # A loop over blocks of rows (n_positions / rows iterations, 1024 for 65536 x 1024),
     # never over single positions or angles: each step is a few NumPy calls on a whole block.
-    for start in range(0, n_positions, rows):
-        count = min(rows, n_positions - start)
-        positions = offsets[:count] + start
+    for row in range(0, n_positions, rows):
+        count = min(rows, n_positions - row)
+        position = start + row  # of the block's first row
+        positions = offsets[:count] + position
         block = buffer[:count]
         angle = angles[:count]
         if divide:
@@ -240,7 +252,7 @@ def _sin_cos_blocks(
         if not fast:
             np.sin(angle, out=block.real)
             np.cos(angle, out=block.imag)
-            yield start, block
+            yield row, block
             continue
         # minus_delta = p * head + p * tail - angle, the gap between the exact angle p * w
         # and the rounded one: p * head and p * tail are exact, and the subtraction of the
@@ -250,10 +262,10 @@ def _sin_cos_blocks(
         np.subtract(part, angle, out=minus_delta[:count])
         np.multiply(positions, tail, out=part)
         np.add(minus_delta[:count], part, out=minus_delta[:count])
-        # The shift by start * w, computed from the exact product, not chained from the
+        # The shift by position * w, computed from the exact product, not chained from the
         # previous block, so the error does not grow with the number of blocks.
-        sin, cos = _sin_cos_of_multiples(np.float64(start), head, tail)
-        shift = cos - 1j * sin  # exp(-i start w)
+        sin, cos = _sin_cos_of_multiples(np.float64(position), head, tail)
+        shift = cos - 1j * sin  # exp(-i position w)
         np.multiply(nudge[:count], shift, out=block)
         np.multiply(block, first[:count], out=block)
-        yield start, block
+        yield row, block

@@ -1,17 +1,24 @@
 """PyTorch modules for the sinusoidal encoding and rotary embeddings (needs the torch extra).
 
 `import posenc` never imports torch; this module does. Install it with
-`python -m pip install -e ".[torch]"`. The tables are computed by the NumPy functions of
-`posenc`, so both give the same numbers.
+`python -m pip install -e ".[torch]"`. The tables and frequencies are computed by the NumPy
+functions of `posenc`, so both give the same numbers.
 """
 
 # --8<-- [start:imports]
 import torch
 from torch import nn
 
-from posenc import rotary_frequencies, sinusoidal_encoding
+from posenc import sinusoidal_encoding
 
 # --8<-- [end:imports]
+# isort: split
+# The imports above are the ones the sinusoidal lesson shows; the rotary module needs these.
+from collections.abc import Mapping
+
+from posenc._validation import check_choice
+from posenc.rope_scaling import frequencies_from_config
+from posenc.rotary import DEFAULT_BASE, LAYOUTS, rotary_frequencies
 
 __all__ = ["RotaryEmbedding", "SinusoidalPositionalEncoding"]
 
@@ -55,17 +62,24 @@ class SinusoidalPositionalEncoding(nn.Module):
         self.dropout = nn.Dropout(p=dropout)
         self.d_model, self.max_len, self.batch_first = d_model, max_len, batch_first
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Return `dropout(x + PE)`, same shape, dtype and device as `x`."""
+    def forward(self, x: torch.Tensor, start: int = 0) -> torch.Tensor:
+        """Return `dropout(x + PE)`, same shape, dtype and device as `x`.
+
+        `start` is the position of the first token: 0 for a whole sequence, the number of
+        tokens already decoded (the key/value cache's length) for the next ones.
+        """
         if x.dim() != 3 or x.size(-1) != self.d_model:
             layout = "(batch, seq, d_model)" if self.batch_first else "(seq, batch, d_model)"
             raise ValueError(
                 f"x must have shape {layout} with d_model={self.d_model}, got {tuple(x.shape)}"
             )
         seq_len = x.size(1) if self.batch_first else x.size(0)
-        if seq_len > self.max_len:
-            raise ValueError(f"sequence length {seq_len} exceeds max_len={self.max_len}")
-        pe = self.pe[:seq_len].to(dtype=x.dtype)
+        if start < 0 or start + seq_len > self.max_len:
+            raise ValueError(
+                f"positions {start} to {start + seq_len - 1} must lie in [0, max_len - 1] = "
+                f"[0, {self.max_len - 1}]"
+            )
+        pe = self.pe[start : start + seq_len].to(dtype=x.dtype)
         pe = pe.unsqueeze(0) if self.batch_first else pe.unsqueeze(1)
         return self.dropout(x + pe)
 
@@ -75,52 +89,137 @@ class SinusoidalPositionalEncoding(nn.Module):
 
 # --8<-- [start:rotary]
 class RotaryEmbedding(nn.Module):
-    """Rotary position embedding (Su et al. 2021) for queries or keys `(..., n, head_dim)`.
+    """Rotary position embedding (Su et al. 2021) of queries or keys `(..., n, head_dim)`.
+
+    The PyTorch twin of `posenc.apply_rotary`, with the conventions of Hugging Face
+    Transformers' rotary modules (`LlamaRotaryEmbedding`): a float32 `inv_freq` buffer,
+    left out of the `state_dict`; angles, cosines and sines computed in float32 (float64
+    for float64 inputs) and cast to the input's dtype. Nothing of dtype float64 is moved to
+    the input's device unless the input is float64 itself (Apple's MPS has no float64).
 
     Parameters
     ----------
     head_dim : int
-        Size of each query or key vector, even.
-    base : float, default 10000.0
-        Base of the rotation frequencies.
-    layout : {"interleaved", "half"}, default "interleaved"
-        Pairs `(2i, 2i + 1)` as in the paper, or `(i, i + head_dim / 2)` as in GPT-NeoX and
-        Hugging Face's LLaMA; see `posenc.apply_rotary`.
+        Size of each query or key vector.
+    base : float, optional
+        `rope_theta`, default 10000.0. Not with `rope_parameters`, which holds it.
+    layout : {"half", "interleaved"}, default "half"
+        GPT-NeoX style pairs `(i, i + d / 2)` (`rotate_half`, Hugging Face's Llama) or
+        GPT-J style pairs `(2i, 2i + 1)`; see `posenc.apply_rotary`.
+    rotary_dim : int, optional
+        Partial rotary: the first `rotary_dim` dimensions rotate, the rest pass through.
+        Not with `rope_parameters` (use its `partial_rotary_factor`).
+    rope_parameters : mapping, optional
+        A model configuration's `rope_parameters` (or `rope_scaling`) dictionary: its
+        `rope_type` sets the frequencies and the attention factor, as in
+        `posenc.frequencies_from_config`.
+    max_position_embeddings : int, optional
+        The configuration's `max_position_embeddings`, for the types that read it.
+
+    Notes
+    -----
+    With `rope_type="dynamic"` the frequencies follow the length of each call
+    (`position_ids.max() + 1`). Transformers keeps those of the longest length seen so far,
+    until a call is shorter than the trained length again.
     """
 
     def __init__(
-        self, head_dim: int, *, base: float = 10000.0, layout: str = "interleaved"
+        self,
+        head_dim: int,
+        *,
+        base: float | None = None,
+        layout: str = "half",
+        rotary_dim: int | None = None,
+        rope_parameters: Mapping[str, object] | None = None,
+        max_position_embeddings: int | None = None,
     ) -> None:
         super().__init__()
-        if layout not in ("interleaved", "half"):
-            raise ValueError(f"layout must be 'interleaved' or 'half', got {layout!r}")
-        # A plain float64 tensor, not a buffer: module.to(torch.float16) must not round the
-        # frequencies. It has head_dim / 2 values and moves to the input's device per call.
-        self._theta = torch.from_numpy(rotary_frequencies(head_dim, base=base))
-        self.head_dim, self.layout = head_dim, layout
+        self.layout = check_choice("layout", layout, LAYOUTS)
+        if rope_parameters is None:
+            base = DEFAULT_BASE if base is None else base
+            inv_freq, self.attention_factor = (
+                rotary_frequencies(head_dim, base=base, rotary_dim=rotary_dim),
+                1.0,
+            )
+        elif base is not None or rotary_dim is not None:
+            raise ValueError(
+                "pass base and rotary_dim inside rope_parameters (rope_theta, "
+                "partial_rotary_factor), not beside it"
+            )
+        else:
+            inv_freq, self.attention_factor = frequencies_from_config(
+                head_dim, rope_parameters, max_position_embeddings=max_position_embeddings
+            )
+        self.register_buffer(
+            "inv_freq", torch.from_numpy(inv_freq).to(torch.float32), persistent=False
+        )
+        # The float64 frequencies stay on the CPU, outside the buffers: module.to(torch.float16)
+        # must not round them, and float64 inputs rotate with them.
+        self._inv_freq64 = torch.from_numpy(inv_freq)
+        self._rope_parameters = dict(rope_parameters or {})
+        self._max_position_embeddings = max_position_embeddings
+        self.head_dim, self.rotary_dim = head_dim, 2 * len(inv_freq)
 
-    def forward(self, x: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
-        """Rotate `x` by its positions (default `0..n-1`); same shape, dtype and device."""
+    def _frequencies(self, position_ids: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+        """The frequencies of this call, of `dtype`, still on the CPU or on the buffer's device."""
+        rope_type = self._rope_parameters.get("rope_type", self._rope_parameters.get("type"))
+        if rope_type == "dynamic":
+            seq_len = int(position_ids.max().floor().item()) + 1 if position_ids.numel() else 1
+            inv_freq, _ = frequencies_from_config(
+                self.head_dim,
+                self._rope_parameters,
+                max_position_embeddings=self._max_position_embeddings,
+                seq_len=max(seq_len, 1),
+            )
+            return torch.from_numpy(inv_freq).to(dtype)
+        if dtype == torch.float32 and self.inv_freq.dtype == torch.float32:
+            return self.inv_freq
+        return self._inv_freq64.to(dtype)  # float64 inputs, or a buffer rounded by .to(dtype)
+
+    def forward(self, x: torch.Tensor, position_ids: torch.Tensor | None = None) -> torch.Tensor:
+        """Rotate `x` by its positions; same shape, dtype and device as `x`.
+
+        `position_ids` has shape `(n,)` or `(batch, n)` (batch 1 or `x.size(0)`), integers
+        or real numbers; default `0, 1, ..., n - 1`.
+        """
         if x.dim() < 2 or x.size(-1) != self.head_dim:
             raise ValueError(f"x must have shape (..., n, {self.head_dim}), got {tuple(x.shape)}")
         n = x.size(-2)
-        if positions is None:
-            positions = torch.arange(n, device=x.device)
-        if positions.shape != (n,) or positions.is_floating_point():
+        dtype = torch.float64 if x.dtype == torch.float64 else torch.float32
+        if position_ids is None:
+            position_ids = torch.arange(n, device=x.device)
+        batched = (
+            position_ids.dim() == 2
+            and x.dim() >= 3
+            and position_ids.size(0) in (1, x.size(0))
+            and position_ids.size(1) == n
+        )
+        if position_ids.dtype == torch.bool or not (position_ids.shape == (n,) or batched):
             raise ValueError(
-                f"positions must be integers of shape ({n},), got {tuple(positions.shape)}"
+                f"position_ids must be numbers of shape ({n},) or (batch, {n}) to match x of "
+                f"shape {tuple(x.shape)}, got {position_ids.dtype} of shape "
+                f"{tuple(position_ids.shape)}"
             )
-        theta = self._theta.to(x.device)
-        angles = positions.to(device=x.device, dtype=theta.dtype)[:, None] * theta[None, :]
-        cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+        inv_freq = self._frequencies(position_ids, dtype).to(x.device)
+        angles = position_ids.to(dtype=dtype).to(x.device)[..., None] * inv_freq
+        if batched:  # (batch, n, r / 2) -> (batch, 1, ..., 1, n, r / 2), against x
+            angles = angles.reshape(angles.size(0), *[1] * (x.dim() - 3), n, -1)
+        cos = (angles.cos() * self.attention_factor).to(x.dtype)
+        sin = (angles.sin() * self.attention_factor).to(x.dtype)
+        r = self.rotary_dim
+        rotating, passing = x[..., :r], x[..., r:]
         if self.layout == "interleaved":
-            first, second = x[..., 0::2], x[..., 1::2]
+            first, second = rotating[..., 0::2], rotating[..., 1::2]
         else:
-            first, second = x[..., : self.head_dim // 2], x[..., self.head_dim // 2 :]
-        rotated = (first * cos - second * sin, first * sin + second * cos)
+            first, second = rotating[..., : r // 2], rotating[..., r // 2 :]
+        pair = (first * cos - second * sin, first * sin + second * cos)
         if self.layout == "interleaved":
-            return torch.stack(rotated, dim=-1).flatten(-2)
-        return torch.cat(rotated, dim=-1)
+            rotated = torch.stack(pair, dim=-1).flatten(-2)
+        else:
+            rotated = torch.cat(pair, dim=-1)
+        if r == self.head_dim:
+            return rotated
+        return torch.cat([rotated, passing.expand(*rotated.shape[:-1], -1)], dim=-1)
 
 
 # --8<-- [end:rotary]

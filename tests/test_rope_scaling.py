@@ -1,0 +1,355 @@
+"""The RoPE scaling methods against their reference code (transcribed) and their properties.
+
+The comparison with Hugging Face Transformers itself is in test_transformers_oracle.py.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import (
+    dynamic_ntk_frequencies,
+    frequencies_from_config,
+    linear_frequencies,
+    llama3_frequencies,
+    ntk_frequencies,
+    rotary_frequencies,
+    yarn_attention_factor,
+    yarn_frequencies,
+)
+
+head_dims = st.integers(2, 64).map(lambda k: 2 * k)
+factors = st.floats(1.0, 64.0)
+bases = st.sampled_from([10000.0, 500000.0, 1e6])
+
+
+def yarn_reference(dim, base, factor, original, beta_fast=32, beta_slow=1):
+    """jquesnelle/yarn, scaled_rope/LlamaYaRNScaledRotaryEmbedding.py, one value at a time."""
+
+    def find_correction_dim(num_rotations):
+        return (dim * math.log(original / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    low = max(math.floor(find_correction_dim(beta_fast)), 0)
+    high = min(math.ceil(find_correction_dim(beta_slow)), dim - 1)
+    if low == high:
+        high += 0.001
+    out = []
+    for i in range(dim // 2):
+        pos_freq = base ** (2 * i / dim)
+        ramp = min(max((i - low) / (high - low), 0.0), 1.0)
+        mask = 1 - ramp  # inv_freq_mask, extrapolation_factor = 1
+        out.append(1 / (factor * pos_freq) * (1 - mask) + 1 / pos_freq * mask)
+    return np.array(out)
+
+
+def llama3_reference(freqs, factor, low_freq_factor, high_freq_factor, old_context_len):
+    """Meta's apply_scaling (meta-llama/llama-models, models/llama3/reference_impl/model.py),
+    frequency by frequency."""
+    low_freq_wavelen = old_context_len / low_freq_factor
+    high_freq_wavelen = old_context_len / high_freq_factor
+    out = []
+    for freq in freqs:
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_freq_wavelen:
+            out.append(freq)
+        elif wavelen > low_freq_wavelen:
+            out.append(freq / factor)
+        else:
+            smooth = (old_context_len / wavelen - low_freq_factor) / (
+                high_freq_factor - low_freq_factor
+            )
+            out.append((1 - smooth) * freq / factor + smooth * freq)
+    return np.array(out)
+
+
+# --- each method -----------------------------------------------------------------------------
+
+
+@settings(max_examples=50, deadline=None)
+@given(head_dims, factors, bases)
+def test_linear_divides_every_frequency(head_dim, factor, base):
+    np.testing.assert_allclose(
+        linear_frequencies(head_dim, factor=factor, base=base),
+        rotary_frequencies(head_dim, base=base) / factor,
+        rtol=1e-15,
+    )
+
+
+@settings(max_examples=50, deadline=None)
+@given(head_dims, factors, bases)
+def test_ntk_keeps_the_fastest_pair_and_divides_the_slowest_by_the_factor(head_dim, factor, base):
+    theta = rotary_frequencies(head_dim, base=base)
+    scaled = ntk_frequencies(head_dim, factor=factor, base=base)
+    assert scaled[0] == 1.0
+    assert theta[-1] / scaled[-1] == pytest.approx(factor, rel=1e-12)
+    ratio = theta / scaled  # s ** (2i / (d - 2)): grows from 1 to s
+    np.testing.assert_allclose(ratio, factor ** (np.arange(head_dim // 2) * 2 / (head_dim - 2)))
+
+
+def test_ntk_matches_the_yarn_repositorys_base_change():
+    # LlamaNTKScaledRotaryEmbedding: base * alpha ** (dim / (dim - 2)), then the usual formula.
+    base = 10000.0 * 8.0 ** (128 / 126)
+    np.testing.assert_allclose(
+        ntk_frequencies(128, factor=8.0), 1.0 / base ** (np.arange(0, 128, 2) / 128), rtol=1e-14
+    )
+
+
+@settings(max_examples=50, deadline=None)
+@given(head_dims, factors, st.integers(1, 8192), st.integers(1, 40_000))
+def test_dynamic_is_ntk_with_a_length_dependent_factor(head_dim, factor, length, seq_len):
+    got = dynamic_ntk_frequencies(
+        head_dim, factor=factor, seq_len=seq_len, max_position_embeddings=length
+    )
+    if seq_len <= length:
+        np.testing.assert_array_equal(got, rotary_frequencies(head_dim))
+    else:
+        scale = factor * seq_len / length - (factor - 1)  # emozilla's formula
+        np.testing.assert_allclose(got, ntk_frequencies(head_dim, factor=scale), rtol=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("dim", "base", "factor", "original"),
+    [
+        (128, 10000.0, 16.0, 4096),
+        (64, 10000.0, 4.0, 2048),
+        (128, 1e6, 4.0, 32768),
+        (8, 10.0, 2, 64),
+    ],
+)
+def test_yarn_matches_the_yarn_repository(dim, base, factor, original):
+    got = yarn_frequencies(dim, factor=factor, original_max_position_embeddings=original, base=base)
+    np.testing.assert_allclose(got, yarn_reference(dim, base, factor, original), rtol=1e-13)
+
+
+@settings(max_examples=50, deadline=None)
+@given(head_dims, factors, bases, st.integers(256, 200_000), st.booleans())
+def test_yarn_keeps_fast_pairs_and_interpolates_slow_ones(head_dim, factor, base, original, trunc):
+    theta = rotary_frequencies(head_dim, base=base)
+    got = yarn_frequencies(
+        head_dim,
+        factor=factor,
+        original_max_position_embeddings=original,
+        base=base,
+        truncate=trunc,
+    )
+    turns = original * theta / (2 * math.pi)  # r = L / wavelength
+    np.testing.assert_allclose(got[turns > 33], theta[turns > 33], rtol=1e-14)
+    np.testing.assert_allclose(got[turns < 0.9], theta[turns < 0.9] / factor, rtol=1e-14)
+    assert np.all(got <= theta * (1 + 1e-15))
+    assert np.all(got >= theta / factor * (1 - 1e-15))
+
+
+def test_yarn_ramp_is_linear_in_the_pair_index_not_in_the_number_of_turns():
+    # The difference from the paper's formula that the docstring describes, with truncate=False.
+    dim, base, original, factor = 128, 10000.0, 4096, 16.0
+    theta = rotary_frequencies(dim, base=base)
+    got = yarn_frequencies(
+        dim, factor=factor, original_max_position_embeddings=original, truncate=False
+    )
+    gamma = (got - theta / factor) / (theta - theta / factor)  # 1: kept, 0: interpolated
+    turns = original * theta / (2 * math.pi)
+    between = (turns > 1) & (turns < 32)
+    np.testing.assert_allclose(
+        gamma[between], np.log(turns[between]) / np.log(32), rtol=1e-9
+    )  # linear in ln r
+    paper = (turns[between] - 1) / (32 - 1)
+    assert np.abs(gamma[between] - paper).max() > 0.3
+
+
+def test_yarn_attention_factor_is_the_papers_temperature():
+    for s in (1.5, 4.0, 16.0, 40.0):
+        assert yarn_attention_factor(s) == pytest.approx(0.1 * math.log(s) + 1.0, rel=1e-15)
+    assert yarn_attention_factor(1.0) == 1.0
+    # DeepSeek-V2/V3: mscale == mscale_all_dim gives 1; otherwise the ratio of the two.
+    assert yarn_attention_factor(40.0, mscale=1.0, mscale_all_dim=1.0) == 1.0
+    expected = (0.1 * 0.707 * math.log(40) + 1) / (0.1 * math.log(40) + 1)
+    assert yarn_attention_factor(40.0, mscale=0.707, mscale_all_dim=1.0) == pytest.approx(expected)
+    # As in transformers, mscale alone (mscale_all_dim missing or 0) is not used.
+    assert yarn_attention_factor(40.0, mscale=0.707) == yarn_attention_factor(40.0)
+
+
+@pytest.mark.parametrize(
+    ("head_dim", "base", "factor", "low", "high", "original"),
+    [
+        (128, 500000.0, 8.0, 1.0, 4.0, 8192),
+        (64, 500000.0, 32.0, 1.0, 4.0, 8192),
+        (64, 1e4, 4, 2, 8, 2048),
+    ],
+)
+def test_llama3_matches_metas_apply_scaling(head_dim, base, factor, low, high, original):
+    theta = rotary_frequencies(head_dim, base=base)
+    got = llama3_frequencies(
+        head_dim,
+        factor=factor,
+        low_freq_factor=low,
+        high_freq_factor=high,
+        original_max_position_embeddings=original,
+        base=base,
+    )
+    np.testing.assert_allclose(
+        got, llama3_reference(theta, factor, low, high, original), rtol=1e-15
+    )
+
+
+def test_llama3_1_splits_the_128_dimensions_of_a_head_into_29_6_and_29_pairs():
+    theta = rotary_frequencies(128, base=500000.0)
+    got = llama3_frequencies(
+        128,
+        factor=8.0,
+        low_freq_factor=1.0,
+        high_freq_factor=4.0,
+        original_max_position_embeddings=8192,
+        base=500000.0,
+    )
+    wavelength = 2 * np.pi / theta
+    assert (got == theta).sum() == (wavelength < 2048).sum() == 29
+    assert (got == theta / 8).sum() == (wavelength > 8192).sum() == 29
+
+
+@settings(max_examples=30, deadline=None)
+@given(head_dims, bases, st.integers(64, 100_000))
+def test_a_factor_of_one_changes_nothing(head_dim, base, original):
+    theta = rotary_frequencies(head_dim, base=base)
+    np.testing.assert_array_equal(linear_frequencies(head_dim, factor=1.0, base=base), theta)
+    np.testing.assert_allclose(ntk_frequencies(head_dim, factor=1.0, base=base), theta)
+    kwargs = {"factor": 1.0, "original_max_position_embeddings": original, "base": base}
+    np.testing.assert_allclose(yarn_frequencies(head_dim, **kwargs), theta, rtol=1e-15)
+    np.testing.assert_allclose(
+        llama3_frequencies(head_dim, low_freq_factor=1.0, high_freq_factor=4.0, **kwargs),
+        theta,
+        rtol=1e-15,
+    )
+
+
+def test_partial_rotary_scales_the_rotated_pairs_only():
+    got = yarn_frequencies(96, factor=4.0, original_max_position_embeddings=2048, rotary_dim=24)
+    assert got.shape == (12,)
+    np.testing.assert_allclose(got, yarn_reference(24, 10000.0, 4.0, 2048), rtol=1e-13)
+
+
+# --- configuration dictionaries ----------------------------------------------------------------
+
+
+def test_config_dispatches_on_rope_type():
+    theta = rotary_frequencies(64, base=500000.0)
+    cases = [
+        ({}, rotary_frequencies(64), 1.0),
+        ({"rope_type": "default", "rope_theta": 500000.0}, theta, 1.0),
+        ({"type": "linear", "factor": 2.0}, rotary_frequencies(64) / 2, 1.0),  # older key
+        (
+            {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0, "low_freq_factor": 1.0}
+            | {"high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+            llama3_frequencies(
+                64,
+                factor=8.0,
+                low_freq_factor=1.0,
+                high_freq_factor=4.0,
+                original_max_position_embeddings=8192,
+                base=500000.0,
+            ),
+            1.0,
+        ),
+        (
+            {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048},
+            yarn_frequencies(64, factor=4.0, original_max_position_embeddings=2048),
+            0.1 * math.log(4.0) + 1,
+        ),
+        (
+            {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}
+            | {"attention_factor": 0.5, "beta_fast": 16, "beta_slow": 2, "truncate": False},
+            yarn_frequencies(
+                64,
+                factor=4.0,
+                original_max_position_embeddings=2048,
+                beta_fast=16,
+                beta_slow=2,
+                truncate=False,
+            ),
+            0.5,
+        ),
+    ]
+    for params, inv_freq, attention_factor in cases:
+        got, factor = frequencies_from_config(64, params)
+        np.testing.assert_array_equal(got, inv_freq)
+        assert factor == pytest.approx(attention_factor, rel=1e-15)
+
+
+def test_config_lengths_come_from_max_position_embeddings_as_in_transformers():
+    # dynamic: its trained length is max_position_embeddings; seq_len defaults to it.
+    params = {"rope_type": "dynamic", "factor": 2.0}
+    got, _ = frequencies_from_config(64, params, max_position_embeddings=2048, seq_len=8192)
+    np.testing.assert_array_equal(
+        got,
+        dynamic_ntk_frequencies(64, factor=2.0, seq_len=8192, max_position_embeddings=2048),
+    )
+    at_init, _ = frequencies_from_config(64, params, max_position_embeddings=2048)
+    np.testing.assert_array_equal(at_init, rotary_frequencies(64))
+    # yarn without a factor: max_position_embeddings / original_max_position_embeddings.
+    got, attention_factor = frequencies_from_config(
+        64,
+        {"rope_type": "yarn", "factor": None, "original_max_position_embeddings": 4096},
+        max_position_embeddings=16384,
+    )
+    np.testing.assert_array_equal(
+        got, yarn_frequencies(64, factor=4.0, original_max_position_embeddings=4096)
+    )
+    assert attention_factor == yarn_attention_factor(4.0)
+    # llama3 without original_max_position_embeddings falls back to max_position_embeddings.
+    params = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4}
+    got, _ = frequencies_from_config(64, params, max_position_embeddings=8192)
+    np.testing.assert_array_equal(
+        got,
+        llama3_frequencies(
+            64,
+            factor=8.0,
+            low_freq_factor=1.0,
+            high_freq_factor=4.0,
+            original_max_position_embeddings=8192,
+        ),
+    )
+
+
+def test_config_partial_rotary_factor_sets_the_rotated_size():
+    got, _ = frequencies_from_config(80, {"partial_rotary_factor": 0.4})  # Phi-2: 32 of 80
+    np.testing.assert_array_equal(got, rotary_frequencies(80, rotary_dim=32))
+
+
+@pytest.mark.parametrize(
+    ("params", "kwargs", "error", "message"),
+    [
+        ({"rope_type": "longrope"}, {}, ValueError, r"rope_type must be one of \('default', "),
+        ({"rope_type": "linear", "factr": 2.0}, {}, ValueError, r"unknown keys \['factr'\]"),
+        ({"rope_type": "linear"}, {}, KeyError, "needs 'factor'"),
+        ({"rope_type": "linear", "factor": 0.5}, {}, ValueError, "factor must be .* >= 1"),
+        ({"type": "linear", "rope_type": "yarn"}, {}, ValueError, "keep one"),
+        ({"rope_type": "dynamic", "factor": 2.0}, {}, ValueError, "needs max_position_embeddings"),
+        ({"rope_type": "yarn", "factor": 4.0}, {}, KeyError, "original_max_position_embeddings"),
+        (
+            {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0}
+            | {"high_freq_factor": 1.0, "original_max_position_embeddings": 8192},
+            {},
+            ValueError,
+            "high_freq_factor must be > low_freq_factor",
+        ),
+        (
+            {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}
+            | {"beta_fast": 1.0, "beta_slow": 32.0},
+            {},
+            ValueError,
+            "beta_fast must be >= beta_slow",
+        ),
+        ({"partial_rotary_factor": 0.3}, {}, ValueError, "it must be even and >= 2"),
+        ({"partial_rotary_factor": 1.5}, {}, ValueError, r"must be in \(0, 1\]"),
+    ],
+)
+def test_config_errors_name_the_key_and_the_allowed_values(params, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        frequencies_from_config(64, params, **kwargs)
+
+
+def test_ntk_needs_two_pairs():
+    with pytest.raises(ValueError, match="at least 4 rotated dimensions"):
+        ntk_frequencies(2, factor=2.0)
