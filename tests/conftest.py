@@ -1,23 +1,26 @@
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
 
+import hosting
+from posenc_site import classroom as classroom_copy
 from posenc_site import context, languages, page_weight, translations
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suffix from here
+# The tests build the site as the publishing workflow does for a GitHub project page: under a
+# sub-path, which the browser tests serve it under (tests/hosting.py).
+SITE_URL = f"https://example.github.io{hosting.PREFIX}"
 
 
-_BUILD_FIXTURES = {"site", "small_project", "site_url", "compressed_site_url"}
+_BUILD_FIXTURES = {"site", "small_project", "site_url", "compressed_site_url", "classroom"}
 _BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
 
 
@@ -38,31 +41,60 @@ def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
         cwd=project,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "POSENC_SITE_URL": SITE_URL},
         check=False,
     )
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The site, built once per test run with ``mkdocs build --strict``.
+def _once(
+    tmp_path_factory: pytest.TempPathFactory,
+    worker_id: str,
+    name: str,
+    build: Callable[[Path], subprocess.CompletedProcess[str]],
+) -> Path:
+    """``build(out)`` once per test run, shared by the xdist workers; return ``out``.
 
-    The xdist workers share one build: the first to take the lock builds, the others wait and
-    read it (pytest-xdist's documented pattern for session fixtures that must run once).
+    The first worker to take the lock builds, the others wait and read it (pytest-xdist's
+    documented pattern for session fixtures that must run once).
     """
     if worker_id == "master":  # not under xdist
-        root = tmp_path_factory.mktemp("site-build")
+        root = tmp_path_factory.mktemp(f"{name}-build")
     else:
         root = tmp_path_factory.getbasetemp().parent
-    out, log = root / "site", root / "site-build.log"
-    with FileLock(str(root / "site-build.lock")):
+    out, log = root / name, root / f"{name}-build.log"
+    with FileLock(str(root / f"{name}-build.lock")):
         if not log.exists():
-            result = mkdocs_build(ROOT, out)
+            result = build(out)
             status = "ok" if result.returncode == 0 else "failed"
             log.write_text(f"{status}\n{result.stdout}{result.stderr}", encoding="utf-8")
     status, _, output = log.read_text(encoding="utf-8").partition("\n")
     assert status == "ok", output
     return out
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The site, built once per test run with ``mkdocs build --strict``."""
+    return _once(tmp_path_factory, worker_id, "site", lambda out: mkdocs_build(ROOT, out))
+
+
+def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
+    """The README's command for the classroom copy, then the zip unpacked into ``out``."""
+    out.mkdir()
+    zip_file = out / "posenc-classroom.zip"
+    command = [sys.executable, "-m", "posenc_site.classroom", "--output", str(zip_file)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        with zipfile.ZipFile(zip_file) as archive:
+            archive.extractall(out)
+    return result
+
+
+@pytest.fixture(scope="session")
+def classroom(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder."""
+    out = _once(tmp_path_factory, worker_id, "classroom", _classroom_build)
+    return out / classroom_copy.FOLDER
 
 
 @pytest.fixture
@@ -187,35 +219,14 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def site_url(site: Path) -> Iterator[str]:
-    """The built site, served on 127.0.0.1 for the browser tests."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=1).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                raise
-            time.sleep(0.05)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
+    """The built site as GitHub Pages serves a project's site: under /posenc/, root 404 page.
+
+    Every browser test that uses it runs the site under a sub-path.
+    """
+    with hosting.serve(site, hosting.PREFIX, not_found="root") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import SITE, TURKISH
 from docblocks import DOCS
@@ -126,6 +127,17 @@ def stray_english(path: Path) -> list[str]:
 @pytest.mark.parametrize("md_page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
 def test_turkish_pages_use_the_glossary_terms(md_page):
     assert stray_english(md_page) == []
+
+
+@pytest.mark.parametrize("md_page", TURKISH_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_turkish_descriptions_use_the_glossary_terms(md_page, tmp_path):
+    # The prose check leaves the front matter out; its description is prose too.
+    front = _FRONT_MATTER.match(md_page.read_text(encoding="utf-8"))
+    assert front, md_page
+    description = yaml.safe_load(front.group().strip("-\n"))["description"]
+    probe = tmp_path / md_page.name
+    probe.write_text(description, encoding="utf-8")
+    assert stray_english(probe) == []
 
 
 def test_the_glossary_check_finds_a_stray_term(tmp_path):

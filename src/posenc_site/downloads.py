@@ -91,33 +91,60 @@ def notebook(text: str, base_paths: Sequence[Path], language: str = "en") -> nbf
     return book
 
 
-def write(page: Page, config: MkDocsConfig) -> None:
-    """Write a lesson page's downloads into its folder of the built site.
+def folder(page: Page) -> Path:
+    """The folder of the built site that holds a lesson's downloads.
+
+    With directory URLs (``lessons/rotary/``) it is the page's own folder, and the page links
+    its downloads by their bare names. Without them (the classroom copy, ``lessons/rotary.html``)
+    the lessons of a folder share it and each has a ``model.py``: the downloads go into a
+    folder named after the page, ``lessons/rotary/``, and ``relink`` points the page there.
+    """
+    destination = Path(page.file.abs_dest_path)
+    return destination.parent if page.file.use_directory_urls else destination.with_suffix("")
+
+
+def relink(output: str, page: Page, names: Sequence[str]) -> str:
+    """The page's HTML with its links to the downloads ``names`` pointing at ``folder(page)``."""
+    if page.file.use_directory_urls:
+        return output
+    prefix = folder(page).name + "/"
+    for name in names:
+        output = output.replace(f'href="{name}"', f'href="{prefix}{name}"')
+    return output
+
+
+def write(page: Page, config: MkDocsConfig) -> list[str]:
+    """Write a lesson page's downloads into its folder of the built site; return their names.
 
     A lesson is a page with an exercise solution (a block with ``id="exercise-solution"``);
     other pages get nothing. The files are ``model.py`` (the exercise's starter, when there
-    is one), ``<lesson>.py`` and ``<lesson>.ipynb``, in the language being built.
+    is one), ``<lesson>.py`` and ``<lesson>.ipynb``, in the language being built, in
+    ``folder(page)``.
 
     Parameters
     ----------
     page
         The page just rendered (MkDocs' ``on_post_page``).
     config
-        The build's configuration: its site folder and the snippets' base paths.
+        The build's configuration: the snippets' base paths.
     """
     snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
     source = Path(str(page.file.abs_src_path))
     blocks = page_blocks(source, snippet_paths)
     if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
-        return
-    folder = Path(config.site_dir) / page.url
-    folder.mkdir(parents=True, exist_ok=True)
-    name = page.url.rstrip("/").rsplit("/", 1)[-1]
+        return []
+    target = folder(page)
+    target.mkdir(parents=True, exist_ok=True)
+    name = target.name
+    files = {}
     starter_block = starter(blocks)
     if starter_block is not None:
-        (folder / "model.py").write_text(starter_block.source, encoding="utf-8")
+        files["model.py"] = starter_block.source
     title = page.title or name
     language = context.current.page_language.code
-    (folder / f"{name}.py").write_text(script(blocks, title, language), encoding="utf-8")
+    files[f"{name}.py"] = script(blocks, title, language)
     book = notebook(source.read_text(encoding="utf-8"), snippet_paths, language)
-    (folder / f"{name}.ipynb").write_text(nbformat.writes(book) + "\n", encoding="utf-8")
+    files[f"{name}.ipynb"] = nbformat.writes(book) + "\n"
+    for file_name, text in files.items():
+        (target / file_name).write_text(text, encoding="utf-8")
+    return list(files)

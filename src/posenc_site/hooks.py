@@ -4,26 +4,40 @@ Each job lives in a module named for it; this file connects MkDocs events to the
 """
 
 from pathlib import Path
+from typing import Any
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from posenc_site import (
     alternate_links,
     context,
+    descriptions,
     downloads,
     exec_cache,
     exec_failures,
     languages,
     math_pages,
+    not_found,
+    offline,
     outdated_banner,
     page_assets,
     page_language,
     quiz,
     search_split,
     snippet_paths,
+    social,
+    social_card,
 )
+
+
+def _site() -> languages.Languages:
+    site = context.current.languages
+    assert site is not None  # set by on_config
+    return site
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -33,6 +47,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     context.start_build(Path(config.docs_dir), site_languages, config.theme.get_env())
     page_language.register_api_labels(config, site_languages)
     exec_cache.install(config)  # hooks run after plugins: markdown-exec's fences are there
+    offline.use_local_shim(config)  # after Material's offline plugin has added the CDN's
     return config
 
 
@@ -45,14 +60,49 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, **_: object) -> str:
-    """Stop on a raising code block or a bad formula, naming the page; formulas to MathML."""
+    """Stop on a raising code block or a bad formula, naming the page; formulas to MathML.
+
+    The page's description comes first: a first paragraph still holds its formulas' LaTeX.
+    """
     exec_failures.check(page.file.src_uri)
+    descriptions.describe(page, html)
     return math_pages.render(html, page)
+
+
+def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+    """Write this language's card image (each language build runs this once, after cleaning)."""
+    social_card.write(Path(config.site_dir), page_language.of_build(config, _site()))
+    return env
+
+
+def on_page_context(
+    template_context: dict[str, Any], page: Page, config: MkDocsConfig, **_: object
+) -> dict[str, Any]:
+    """Give the page's template its Open Graph and Twitter card values."""
+    template_context["posenc_social"] = social.tags(page, config, _site())
+    return template_context
+
+
+def on_template_context(
+    template_context: dict[str, Any], template_name: str, config: MkDocsConfig
+) -> dict[str, Any]:
+    """Give the 404 page of this language build its words and links."""
+    if template_name == not_found.TEMPLATE:
+        language = page_language.of_build(config, _site())
+        not_found.add_context(template_context, config, language, _site())
+    return template_context
+
+
+def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
+    """Put each language's 404 page under its own root."""
+    if template_name != not_found.TEMPLATE:
+        return output
+    return not_found.place(output, config, page_language.of_build(config, _site()))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     """Write the lesson's downloads; clean the head; point Material's search at its language."""
-    downloads.write(page, config)
+    output = downloads.relink(output, page, downloads.write(page, config))
     output = page_assets.remove_unused(alternate_links.remove(output), page.content or "")
     site = context.current.languages
     assert site is not None
@@ -61,7 +111,8 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> 
 
 @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index
 def on_post_build(config: MkDocsConfig) -> None:
-    """One search index per language."""
+    """One search index per language; in the offline variant, each also as a script."""
     site = context.current.languages
     assert site is not None
     search_split.split(Path(config.site_dir), site)
+    offline.write(Path(config.site_dir), site, config)

@@ -22,7 +22,9 @@ USED_BY = {
 
 
 def _tag(path: str) -> re.Pattern[str]:
-    href = rf'(?:\.\./)*{re.escape(path)}(?:\?[^"]*)?'
+    # Relative from a page (../../assets/x.css), or absolute from the site's path on its host
+    # (/posenc/assets/x.css), as MkDocs links them from the 404 pages.
+    href = rf'(?:(?:\.\./)*|/(?:[^"/]+/)*){re.escape(path)}(?:\?[^"]*)?'
     return re.compile(
         rf'\s*<link rel="stylesheet" href="{href}">|\s*<script src="{href}"></script>'
     )

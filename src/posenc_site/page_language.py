@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from mkdocs.config.defaults import MkDocsConfig
 
 from posenc_site import context
-from posenc_site.languages import Languages
+from posenc_site.languages import Language, Languages
 
 
 def register_api_labels(config: MkDocsConfig, languages: Languages) -> None:
@@ -41,3 +41,8 @@ def start_page(config: MkDocsConfig) -> None:
     mkdocstrings = config.plugins.get("mkdocstrings")
     if mkdocstrings is not None:
         mkdocstrings.handlers._locale = language.code
+
+
+def of_build(config: MkDocsConfig, languages: Languages) -> Language:
+    """The language of the build under way: mkdocs-static-i18n sets the theme's per build."""
+    return languages.get(config.theme["language"])

@@ -131,6 +131,10 @@ def first_load(page: "Page", url: str) -> PageLoad:
         responses.append(Response(request.url, kind_of(request.url), response.status, int(length)))
 
     page.on("requestfinished", record)
-    page.goto(url, wait_until="networkidle")
+    # Every page's search fetches its index once its worker has started, which on a busy
+    # machine may come after a half-second lull: wait for it, then for the network to idle.
+    with page.expect_request_finished(lambda request: kind_of(request.url) == "search index"):
+        page.goto(url, wait_until="networkidle")
+    page.wait_for_load_state("networkidle")
     page.remove_listener("requestfinished", record)
     return PageLoad(tuple(responses))
