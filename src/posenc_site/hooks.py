@@ -21,6 +21,7 @@ from posenc_site import (
     page_assets,
     page_language,
     quiz,
+    search_exclude,
     search_split,
     snippet_paths,
 )
@@ -45,9 +46,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, **_: object) -> str:
-    """Stop on a raising code block or a bad formula, naming the page; formulas to MathML."""
+    """Stop on a raising code block or a bad formula, naming the page; formulas to MathML.
+
+    Then code, formulas and quizzes are marked to stay out of the search index.
+    """
     exec_failures.check(page.file.src_uri)
-    return math_pages.render(html, page)
+    return search_exclude.mark(math_pages.render(html, page))
 
 
 def on_post_page(output: str, page: Page, config: MkDocsConfig, **_: object) -> str:
