@@ -1,12 +1,14 @@
-"""What the search index holds: prose, without code, formulas or quizzes.
+"""What the search index holds: prose, without code, formulas or quizzes; per-language settings.
 
 Material's own search plugin indexes the fragments, so the tests see what it leaves out.
 """
 
 from types import SimpleNamespace
 
+import pytest
 from material.plugins.search.plugin import SearchIndex
 
+from conftest import SITE, TURKISH
 from posenc_site import search_exclude, search_split
 
 PAGE = """<h1 id="lesson">Lesson</h1>
@@ -55,3 +57,23 @@ def test_spaces_collapse_outside_preformatted_text():
     text = "<p>one   two</p>   <pre><code>a  =  1\n    b</code></pre> <li>x    y</li>"
     expected = "<p>one two</p> <pre><code>a  =  1\n    b</code></pre> <li>x y</li>"
     assert search_split.collapse_spaces(text) == expected
+
+
+MATERIAL_DEFAULTS = {"lang": ["en"], "separator": r"[\s\-]+", "pipeline": ["stopWordFilter"]}
+
+
+def test_english_keeps_materials_search_settings():
+    assert search_split.search_config(MATERIAL_DEFAULTS, SITE.default) == MATERIAL_DEFAULTS
+
+
+def test_turkish_needs_no_lunr_languages_module_for_stop_words_alone():
+    config = search_split.search_config(MATERIAL_DEFAULTS, TURKISH)
+    # Material's worker loads lunr.tr (and its support module) for lang "tr"; "en" is lunr's.
+    assert config == {**MATERIAL_DEFAULTS, "lang": ["en"], "pipeline": []}
+
+
+@pytest.mark.parametrize("pipeline", [["stemmer"], ["stopWordFilter", "trimmer"]])
+def test_turkish_keeps_its_module_where_the_pipeline_stems_or_trims(pipeline):
+    config = search_split.search_config({**MATERIAL_DEFAULTS, "pipeline": pipeline}, TURKISH)
+    assert config["lang"] == ["tr"]
+    assert config["pipeline"] == pipeline
