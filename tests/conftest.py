@@ -20,7 +20,14 @@ TURKISH = SITE.get("tr")  # the site's second language: URL prefix and page suff
 SITE_URL = f"https://example.github.io{hosting.PREFIX}"
 
 
-_BUILD_FIXTURES = {"site", "small_project", "site_url", "compressed_site_url", "classroom"}
+_BUILD_FIXTURES = {
+    "site",
+    "small_project",
+    "site_url",
+    "compressed_site_url",
+    "classroom",
+    "words_site_url",
+}
 _BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
 
 
@@ -104,10 +111,11 @@ def build_context() -> Iterator[context.BuildContext]:
         yield context.current
 
 
+THEME = ROOT / "src/posenc_site/theme"  # mkdocs.yml's theme.custom_dir
 SMALL_CONFIG = f"""
 site_name: small
 site_url: https://small.example.org/
-theme: {{name: material, language: en, font: false}}
+theme: {{name: material, language: en, font: false, custom_dir: {THEME.as_posix()}}}
 nav:
   - Home: index.md
   - Lesson: lesson.md
@@ -174,14 +182,13 @@ print(np.round(sinusoidal_encoding(2, 4), 3))
 }
 
 
-@pytest.fixture
-def small_project(tmp_path: Path) -> Path:
-    """A two-page site in both languages, built with the site's hooks, that a test may break.
+def write_small_project(root: Path, turkish_lesson: str | None = None) -> Path:
+    """Write the small project (``small_project``) into ``root``; return ``root``.
 
-    Build-failure tests use it rather than a copy of the whole site: a build takes a second.
+    ``turkish_lesson`` replaces the Turkish twin of its lesson page.
     """
-    (tmp_path / "mkdocs.yml").write_text(SMALL_CONFIG, encoding="utf-8")
-    docs = tmp_path / "docs"
+    (root / "mkdocs.yml").write_text(SMALL_CONFIG, encoding="utf-8")
+    docs = root / "docs"
     docs.mkdir()
     titles = {
         "en": {"home": "Home", "lesson": "Lesson"},
@@ -191,9 +198,58 @@ def small_project(tmp_path: Path) -> Path:
         for name, text in SMALL_PAGES.items():
             page = docs / f"{name}{language.page_suffix}"
             page.write_text(text.format(**titles[language.code]), encoding="utf-8")
+    if turkish_lesson is not None:
+        (docs / f"lesson{TURKISH.page_suffix}").write_text(turkish_lesson, encoding="utf-8")
     for name in SMALL_PAGES:  # the translations are reviewed: no outdated banner
         translations.mark_reviewed(SITE.twin(docs / f"{name}.md", TURKISH), SITE)
-    return tmp_path
+    return root
+
+
+@pytest.fixture
+def small_project(tmp_path: Path) -> Path:
+    """A two-page site in both languages, built with the site's hooks, that a test may break.
+
+    Build-failure tests use it rather than a copy of the whole site: a build takes a second.
+    """
+    return write_small_project(tmp_path)
+
+
+# Turkish words whose search the site's pages cannot show: "Işık" written with a capital I,
+# "ışık" in lower case, and two words that differ only by ı and i ("sınır", limit; "sinir",
+# nerve). Each in a section of its own, under titles that share none of these words.
+WORDS_LESSON = """# Ders
+
+$$
+a + b = \\sqrt{d}
+\\label{sum}
+$$
+
+## Birinci bölüm
+
+Işık, boşlukta en hızlı yayılan şeydir.
+
+## İkinci bölüm
+
+Gölge, ışık olmayan yerdir.
+
+## Üçüncü bölüm
+
+Her tablonun bir sınırı vardır.
+
+## Dördüncü bölüm
+
+Bu bir sinir hücresidir.
+"""
+
+
+@pytest.fixture(scope="session")
+def words_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The small project with ``WORDS_LESSON`` as its Turkish lesson, built and served."""
+    root = write_small_project(tmp_path_factory.mktemp("words"), turkish_lesson=WORDS_LESSON)
+    result = mkdocs_build(root, root / "site")
+    assert result.returncode == 0, result.stdout + result.stderr
+    with page_weight.serve(root / "site") as url:
+        yield url
 
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -31,7 +31,7 @@ def search(page: Page, query: str, expected_url: str) -> list[str]:
 @pytest.mark.parametrize(
     ("path", "query", "expected"),
     [
-        (f"{TR}lessons/positional-encoding/", "salınım", f"{TR}lessons/positional-encoding/"),
+        (f"{TR}lessons/positional-encoding/", "salınır", f"{TR}lessons/positional-encoding/"),
         (TR, "eşdeğişkenliği", f"{TR}lessons/positional-encoding/"),
         (f"{TR}glossary/", "kodlaması", TR),
         ("lessons/positional-encoding/", "oscillate", "lessons/positional-encoding/"),

@@ -63,3 +63,51 @@ def test_markdown_exec_registers_its_formatter_and_counts_conversions_for_ids():
         "markdown-exec no longer counts conversions in MarkdownConverter.counter: "
         "change posenc_site.exec_cache.caching"
     )
+
+
+def _material_sources() -> dict[str, str]:
+    """Material's TypeScript sources, from the source maps its package ships."""
+    import json
+    from pathlib import Path
+
+    import material
+
+    scripts = Path(material.__file__).parent / "templates/assets/javascripts"
+    sources = {}
+    for source_map in [*scripts.glob("bundle.*.js.map"), *scripts.glob("workers/search.*.map")]:
+        data = json.loads(source_map.read_text(encoding="utf-8"))
+        sources.update(zip(data["sources"], data["sourcesContent"], strict=True))
+    return {name.split("javascripts/", 1)[-1]: text for name, text in sources.items() if text}
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "what"),
+    [
+        ("browser/worker/index.ts", "worker = new Worker(url)", "starts its search worker"),
+        (
+            "integrations/search/worker/_/index.ts",
+            "data: {\n          config,\n          docs,",
+            "sends the index to the worker as {config, docs}",
+        ),
+        (
+            "components/search/query/index.ts",
+            "type: SearchMessageType.QUERY,\n        data: value",
+            "sends a query as the string typed",
+        ),
+        (
+            "integrations/search/_/index.ts",
+            "for (const [name, spec] of Object.entries(config.fields))",
+            "indexes every field of the index's config",
+        ),
+        (
+            "components/search/query/index.ts",
+            'fromEvent(el, "keyup")',
+            "reads the search box on keyup",
+        ),
+    ],
+)
+def test_material_search_works_as_the_turkish_search_script_expects(source, code, what):
+    # src/posenc_site/theme/partials/turkish-search.html wraps the search worker's messages.
+    assert code in _material_sources()[source], (
+        f"Material no longer {what}: change the theme's partials/turkish-search.html"
+    )

@@ -5,7 +5,7 @@ from html import unescape
 
 import pytest
 
-from conftest import ROOT, TURKISH, mkdocs_build
+from conftest import ROOT, SITE, TURKISH, mkdocs_build
 
 EXPECTED_LINES = [
     "(4, 6)",
@@ -162,7 +162,10 @@ def test_search_index_per_language(site):
     english = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
     turkish = json.loads((site / "tr/search/search_index.json").read_text(encoding="utf-8"))
     assert english["config"]["lang"] == ["en"]
-    assert turkish["config"]["lang"] == ["tr"]
+    assert english["config"]["pipeline"] == ["stopWordFilter"]  # Material's, unchanged
+    # Turkish is searched without lunr-languages' Turkish module (posenc_site.search_split).
+    assert turkish["config"]["lang"] == ["en"]
+    assert turkish["config"]["pipeline"] == []
     assert {d["location"] for d in turkish["docs"]} >= {"", "lessons/positional-encoding/"}
     assert any(d["title"] == "Konum kodlaması" for d in turkish["docs"])
     assert not any(d["location"].startswith(TURKISH.url_prefix) for d in english["docs"])
@@ -181,3 +184,36 @@ def test_figures_stay_out_of_the_search_index(site):
 
 
 LESSON_URL = "lessons/positional-encoding/"
+
+
+# What the longest lesson's index entries leave out, in both languages: code, a printed
+# output, a formula's text; and in each language a quiz's option, the quiz section's title
+# and a sentence of prose, which stay (but the option).
+LEFT_OUT = ("default_rng", "0.841", "PE(pos,2i)")
+INDEXED_LESSON = {
+    "en": ("Softmax is numerically unstable", "Check yourself", "cat chased dog"),
+    "tr": ("Softmax sayısal olarak kararsızdır", "Kendini sına", "cat chased dog"),
+}
+
+
+@pytest.mark.parametrize("language", [language.code for language in SITE.all])
+def test_search_index_holds_prose_without_code_formulas_or_quizzes(site, language):
+    import json
+
+    prefix = SITE.get(language).url_prefix
+    index = json.loads((site / prefix / "search/search_index.json").read_text(encoding="utf-8"))
+    lesson = [doc for doc in index["docs"] if doc["location"].startswith(LESSON_URL)]
+    text = " ".join(doc["text"] for doc in lesson)
+    quiz_option, quiz_title, prose = INDEXED_LESSON[language]
+    assert prose in text
+    assert quiz_title in [doc["title"] for doc in lesson]  # found by its title
+    for left_out in (*LEFT_OUT, quiz_option):
+        assert left_out not in text
+    api = {doc["location"]: doc["text"] for doc in index["docs"]}
+    sinusoidal = api["reference/api/#posenc.sinusoidal_encoding"]
+    assert "n_positions" in sinusoidal  # parameters
+    assert "Dekker" not in sinusoidal  # Notes: how the table is computed
+    assert "NeurIPS" not in sinusoidal  # References
+    # Material strips the exclusion marks once a page is indexed: the page does not carry them.
+    page = (site / LESSON[language]).read_text(encoding="utf-8")
+    assert 'data-search-exclude="' not in page

@@ -27,6 +27,7 @@ from posenc_site import (
     page_assets,
     page_language,
     quiz,
+    search_exclude,
     search_split,
     snippet_paths,
     social,
@@ -63,10 +64,11 @@ def on_page_content(html: str, page: Page, **_: object) -> str:
     """Stop on a raising code block or a bad formula, naming the page; formulas to MathML.
 
     The page's description comes first: a first paragraph still holds its formulas' LaTeX.
+    Then code, formulas and quizzes are marked to stay out of the search index.
     """
     exec_failures.check(page.file.src_uri)
     descriptions.describe(page, html)
-    return math_pages.render(html, page)
+    return search_exclude.mark(math_pages.render(html, page))
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:

@@ -118,23 +118,45 @@ class PageLoad:
 def first_load(page: "Page", url: str) -> PageLoad:
     """Open ``url`` in ``page`` (a fresh browser context: an empty cache) and count its load.
 
-    The load is over when the network has been idle for half a second, after Material's
-    search has fetched its index and the browser its fonts.
+    The load is over when Material's search has fetched its index and then no request has
+    been under way for half a second (the browser has its fonts too).
     """
     responses: list[Response] = []
+    pending: set[Request] = set()
+
+    def start(request: "Request") -> None:
+        pending.add(request)
+
+    def fail(request: "Request") -> None:
+        pending.discard(request)
 
     def record(request: "Request") -> None:
+        pending.discard(request)
         response = request.response()
         if response is None or request.url.startswith("data:"):
             return
         length = response.all_headers().get("content-length", "0")
         responses.append(Response(request.url, kind_of(request.url), response.status, int(length)))
 
+    page.on("request", start)
     page.on("requestfinished", record)
-    # Every page's search fetches its index once its worker has started, which on a busy
-    # machine may come after a half-second lull: wait for it, then for the network to idle.
-    with page.expect_request_finished(lambda request: kind_of(request.url) == "search index"):
-        page.goto(url, wait_until="networkidle")
-    page.wait_for_load_state("networkidle")
+    page.on("requestfailed", fail)
+    # Playwright's "networkidle" alone can come too early on a busy machine: the network
+    # falls idle while the browser still runs Material's script, before it asks for the index.
+    page.goto(url, wait_until="networkidle")
+    quiet = 0
+    for _ in range(_MAX_WAIT):
+        indexed = any(response.kind == "search index" for response in responses)
+        quiet = quiet + 1 if indexed and not pending else 0
+        if quiet == _QUIET:
+            break
+        page.wait_for_timeout(_STEP_MS)
+    page.remove_listener("request", start)
     page.remove_listener("requestfinished", record)
+    page.remove_listener("requestfailed", fail)
     return PageLoad(tuple(responses))
+
+
+_STEP_MS = 100
+_QUIET = 5  # steps: half a second without a request under way
+_MAX_WAIT = 100  # steps: a page without search is measured after 10 s
