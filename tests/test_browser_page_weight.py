@@ -15,11 +15,12 @@ from test_browser_site import ALL_PAGES
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
 # Language -> (requests, KB gzipped) of the longest lesson's first load, search index and
-# fonts included. The search index (60 KB in English, 68 KB in Turkish: it holds the API
-# reference's docstrings, 7 KB of it those of the image and video encodings) and Material's
-# own CSS and JavaScript (72 KB) are most of it; Turkish search also loads lunr's stemmer
-# support and Turkish stemmer, two more requests.
-BUDGET = {"en": (9, 185), "tr": (11, 200)}
+# fonts included. The search index (70 KB in English, 79 KB in Turkish: it holds the API
+# reference's docstrings, 7 KB of it those of the image and video encodings, and 10 to 11 KB
+# comes from the lesson on images and video) and Material's own CSS and JavaScript (72 KB) are
+# most of it; Turkish search also loads lunr's stemmer support and Turkish stemmer, two more
+# requests. Measured: 191 KB in English, 207 KB in Turkish.
+BUDGET = {"en": (9, 195), "tr": (11, 211)}
 HTML_BUDGET = 40 * KB
 
 # Scripts and the markup each one serves; None: every page (Material's bundle and search).
