@@ -14,6 +14,7 @@ PAGES = [
     "lessons/rotary/",
     "lessons/alibi-t5/",
     "lessons/comparison/",
+    "lessons/images-and-video/",
     "reference/api/",
     "contributing/",
     "glossary/",

@@ -24,6 +24,7 @@ def twin(page: Path) -> Path:
 # Keyword arguments whose text is a label for the reader, translated with the page.
 LABELS = {"title", "xlabel", "ylabel", "colorbar_label", "legend_label", "alt", "caption"}
 LABELS |= {f"matrix_{name}" for name in ("title", "xlabel", "ylabel")}
+LABELS |= {"panel_titles"}  # a list or tuple of labels: every string in it is one
 
 
 def without_comments(block: Block) -> object:
@@ -37,15 +38,20 @@ def without_comments(block: Block) -> object:
         return block.source
     tokens = list(tokenize.generate_tokens(io.StringIO(block.source).readline))
     kept = []
+    depth, label_depth = 0, None  # label_depth: inside `name=[...]` of a label, its depth
     for k, tok in enumerate(tokens):
         if tok.type == tokenize.COMMENT:
             continue
-        is_label = (
-            tok.type == tokenize.STRING
-            and k >= 2
-            and tokens[k - 1].string == "="
-            and tokens[k - 2].string in LABELS
-        )
+        after_label = k >= 2 and tokens[k - 1].string == "=" and tokens[k - 2].string in LABELS
+        if tok.string in "([{" and tok.type == tokenize.OP:
+            depth += 1
+            if after_label and label_depth is None:
+                label_depth = depth
+        elif tok.string in ")]}" and tok.type == tokenize.OP:
+            if depth == label_depth:
+                label_depth = None
+            depth -= 1
+        is_label = tok.type == tokenize.STRING and (after_label or label_depth is not None)
         kept.append(tok._replace(string='"<label>"') if is_label else tok)
     return [(tok.type, tok.string) for tok in kept if tok.type not in _LAYOUT]
 
@@ -85,6 +91,13 @@ def test_labels_may_differ_but_other_strings_may_not():
     en = Block("python", {}, 'plot(title="Position", data="x")\n', 1)
     tr = Block("python", {}, 'plot(title="Konum", data="x")\n', 1)
     other = Block("python", {}, 'plot(title="Konum", data="y")\n', 1)
+    assert without_comments(en) == without_comments(tr) != without_comments(other)
+
+
+def test_every_string_of_a_label_list_is_a_label():
+    en = Block("python", {}, 'f(m, panel_titles=["row", "column"], data=["x"])\n', 1)
+    tr = Block("python", {}, 'f(m, panel_titles=["satır", "sütun"], data=["x"])\n', 1)
+    other = Block("python", {}, 'f(m, panel_titles=["satır", "sütun"], data=["y"])\n', 1)
     assert without_comments(en) == without_comments(tr) != without_comments(other)
 
 

@@ -5,7 +5,13 @@ import numpy as np
 import pytest
 
 from posenc import sinusoidal_encoding
-from posenc.plotting import dimension_curves, encoding_heatmap, offset_similarity, to_html
+from posenc.plotting import (
+    dimension_curves,
+    encoding_heatmap,
+    heatmap_panels,
+    offset_similarity,
+    to_html,
+)
 
 
 def test_importing_posenc_does_not_import_matplotlib():
@@ -54,6 +60,11 @@ def test_offset_curves_coincide_for_every_start():
         ),
         (lambda: offset_similarity(8, 8, starts=()), "starts must name at least one position"),
         (lambda: to_html(encoding_heatmap(4, 4), alt="  "), "alt must be a non-empty text"),
+        (lambda: _panels([]), "matrices must hold at least one matrix"),
+        (lambda: _panels([np.ones(3)]), r"matrices\[0\] must be 2-D and finite"),
+        (lambda: _panels([np.eye(2), [[np.nan]]]), r"matrices\[1\] must be 2-D and finite"),
+        (lambda: _panels([np.eye(2)], titles=()), r"one title per matrix \(1\), got 0"),
+        (lambda: _panels([np.eye(2)], marker=(0, 2)), r"marker \(0, 2\) lies outside"),
     ],
 )
 def test_bad_arguments(call, message):
@@ -134,3 +145,60 @@ def test_svg_is_lean():
     assert "\n" not in html
     assert len(html.encode()) < 12_000  # 63 KB with markers and matplotlib's own SVG
     assert len(to_html(encoding_heatmap(64, 128), alt="table").encode()) < 16_000  # 45 KB
+
+
+def _panels(matrices, titles=None, marker=None):
+    titles = [f"p{n}" for n in range(len(matrices))] if titles is None else titles
+    return heatmap_panels(
+        matrices, panel_titles=titles, title="T", xlabel="X", ylabel="Y", marker=marker
+    )
+
+
+def test_panels_share_one_colour_scale_and_keep_their_labels():
+    low, high = np.zeros((3, 4)), np.full((2, 2), 5.0)
+    figure = heatmap_panels(
+        [low, high],
+        panel_titles=["sol", "sağ"],
+        title="Başlık",
+        xlabel="sütun",
+        ylabel="satır",
+        colorbar_label="benzerlik",
+        marker=(0, 1),
+    )
+    left, right, colorbar = figure.axes
+    np.testing.assert_array_equal(left.images[0].get_array(), low)
+    np.testing.assert_array_equal(right.images[0].get_array(), high)
+    for axes in (left, right):
+        assert axes.images[0].get_clim() == (0.0, 5.0)
+        [cross] = axes.get_lines()
+        assert (list(cross.get_xdata()), list(cross.get_ydata())) == ([1], [0])  # x is the column
+    assert [left.get_title(), right.get_title()] == ["sol", "sağ"]
+    assert (left.get_ylabel(), right.get_ylabel(), right.get_xlabel()) == ("satır", "", "sütun")
+    assert figure.get_suptitle() == "Başlık"
+    assert colorbar.get_ylabel() == "benzerlik"
+
+
+def test_panels_stay_light():
+    grid = np.add.outer(np.arange(8.0), np.arange(8.0))
+    html = to_html(_panels([grid, grid.T, -grid], marker=(3, 3)), alt="panels")
+    images = _embedded_images(html)
+    assert [image.size for image in images[:3]] == [(8, 8)] * 3  # one pixel per entry
+    assert len(html.encode()) < 18_000
+
+
+def test_panel_labels_stay_inside_the_figure_and_apart():
+    figure = _panels([np.eye(8)] * 3, marker=(3, 3))
+    figure.suptitle("A title as long as a Turkish one: (3, 3) konumundaki yamanın benzerliği")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure.set_dpi(72)  # the SVG's resolution, at which to_html lays the figure out
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    whole = figure.bbox
+    title = figure._suptitle.get_window_extent(renderer)
+    for axes in figure.axes[:3]:
+        panel_title = axes.title.get_window_extent(renderer)
+        label = axes.xaxis.label.get_window_extent(renderer)
+        assert label.y0 >= whole.y0  # the column label is not cut off at the bottom
+        assert title.y0 >= panel_title.y1  # the figure's title above the panel titles
+        assert panel_title.y0 >= axes.get_window_extent(renderer).y1  # above the image

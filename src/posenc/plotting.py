@@ -346,6 +346,102 @@ def matrix_heatmap(
     return figure
 
 
+def heatmap_panels(
+    matrices: Sequence[np.ndarray],
+    *,
+    panel_titles: Sequence[str],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    colorbar_label: str = "",
+    marker: tuple[int, int] | None = None,
+) -> Figure:
+    """Several matrices side by side on one colour scale, e.g. one patch's similarity to a grid.
+
+    One figure with one square panel per matrix rather than several figures: a page then
+    carries one SVG, one colour bar and one set of labels.
+
+    Parameters
+    ----------
+    matrices : sequence of ndarray
+        Two-dimensional arrays, finite, at least one; they may differ in shape. All share
+        one colour scale, from the smallest to the largest value of any of them.
+    panel_titles : sequence of str
+        One title per matrix, in the reader's language; so are the labels below.
+    title : str
+        Title of the whole figure.
+    xlabel : str
+        Label of the horizontal axes (columns).
+    ylabel : str
+        Label of the vertical axis of the first panel (rows).
+    colorbar_label : str, default ""
+        Label of the shared colour bar.
+    marker : tuple of int, optional
+        `(row, column)` of an entry to mark with a small cross on every panel, such as the
+        patch the similarities are measured from.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One axes per matrix, each holding its matrix as an image (row 0 at the top), and a
+        colour bar.
+
+    Raises
+    ------
+    ValueError
+        If `matrices` is empty, a matrix is not 2-D and finite, `panel_titles` does not have
+        one title per matrix, or `marker` lies outside a matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc.plotting import heatmap_panels
+    >>> figure = heatmap_panels(
+    ...     [np.eye(3), np.ones((3, 3))], panel_titles=["I", "J"], title="t", xlabel="x", ylabel="y"
+    ... )
+    >>> [axes.get_title() for axes in figure.axes[:2]]
+    ['I', 'J']
+    """
+    values = [np.asarray(matrix, dtype=np.float64) for matrix in matrices]
+    if not values:
+        raise ValueError("matrices must hold at least one matrix")
+    for n, matrix in enumerate(values):
+        if matrix.ndim != 2 or matrix.size == 0 or not np.all(np.isfinite(matrix)):
+            raise ValueError(f"matrices[{n}] must be 2-D and finite, got shape {matrix.shape}")
+    titles = list(panel_titles)
+    if len(titles) != len(values):
+        raise ValueError(
+            f"panel_titles must have one title per matrix ({len(values)}), got {len(titles)}"
+        )
+    if marker is not None:
+        row, column = marker
+        for n, matrix in enumerate(values):
+            if not (0 <= row < matrix.shape[0] and 0 <= column < matrix.shape[1]):
+                raise ValueError(
+                    f"marker {marker} lies outside matrices[{n}] of shape {matrix.shape}"
+                )
+    low = min(float(matrix.min()) for matrix in values)
+    high = max(float(matrix.max()) for matrix in values)
+    with _style():
+        from matplotlib.figure import Figure
+
+        # "compressed", matplotlib's constrained layout for axes of fixed aspect: with square
+        # images the plain constrained layout of _new_figure lets the titles overlap the panels.
+        figure = Figure(figsize=(2.6 * len(values) + 0.9, 3.2), layout="compressed")
+        panels = list(figure.subplots(1, len(values), squeeze=False)[0])
+        for n, (axes, matrix, panel_title) in enumerate(zip(panels, values, titles, strict=True)):
+            image = axes.imshow(matrix, vmin=low, vmax=high, interpolation="none")
+            axes.set_title(panel_title)
+            axes.set_xlabel(xlabel)
+            if n == 0:
+                axes.set_ylabel(ylabel)
+            if marker is not None:
+                axes.plot(marker[1], marker[0], marker="x", color="white", markersize=6)
+        figure.suptitle(title)
+        figure.colorbar(image, ax=panels, label=colorbar_label, shrink=0.8)
+    return figure
+
+
 def line_plot(
     x: np.ndarray,
     series: dict[str, np.ndarray],

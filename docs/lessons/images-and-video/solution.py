@@ -1,0 +1,24 @@
+import numpy as np
+
+from posenc import mrope_position_ids
+
+segments = [2, (1, 2, 2), 1, (2, 1, 2), 1]  # text, an image, text, a video, text
+
+
+def position_ids(segments):
+    parts, start = [], 0
+    for segment in segments:
+        if isinstance(segment, int):  # text: the same position on the three axes
+            parts.append(np.tile(start + np.arange(segment), (3, 1)))
+            start += segment
+        else:  # frame i, row r, column c of a t x h x w grid: (start + i, start + r, start + c)
+            t, h, w = segment
+            grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
+            parts.append(start + np.stack(grid).reshape(3, -1))
+            start += max(t, h, w)  # one after the largest position used so far
+    return np.concatenate(parts, axis=1)
+
+
+ids = position_ids(segments)
+print(ids)
+print(np.array_equal(ids, mrope_position_ids(segments)))
