@@ -2,20 +2,20 @@ import numpy as np
 
 from posenc import mrope_position_ids
 
-segments = [2, (1, 2, 2), 1, (2, 1, 2), 1]  # text, an image, text, a video, text
+segments = [2, (1, 2, 2), 1, (2, 1, 2), 1]
 
 
 def position_ids(segments):
     parts, start = [], 0
     for segment in segments:
-        if isinstance(segment, int):  # text: the same position on the three axes
+        if isinstance(segment, int):
             parts.append(np.tile(start + np.arange(segment), (3, 1)))
             start += segment
-        else:  # frame i, row r, column c of a t x h x w grid: (start + i, start + r, start + c)
+        else:
             t, h, w = segment
             grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
             parts.append(start + np.stack(grid).reshape(3, -1))
-            start += max(t, h, w)  # one after the largest position used so far
+            start += max(t, h, w)
     return np.concatenate(parts, axis=1)
 
 
