@@ -27,7 +27,7 @@ import pytest
 from sybil import Document, Example, Region
 
 from posenc_site import context, languages
-from posenc_site.blocks import Block, fenced_blocks, needs_torch, page_blocks
+from posenc_site.blocks import Block, fenced_blocks, optional_package, page_blocks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
@@ -62,16 +62,21 @@ def run_python(source: str, page: Path | None = None) -> str:
     return printed.getvalue()
 
 
-def skip_without_torch(code: str) -> None:
-    """Skip a block that needs torch where torch is missing, except in CI, where it fails."""
-    if needs_torch(code) and importlib.util.find_spec("torch") is None:
+# The extra of pyproject.toml that installs each optional package.
+EXTRAS = {"torch": "torch", "ml_dtypes": "docs"}
+
+
+def skip_without_optional(code: str) -> None:
+    """Skip a block whose optional package (torch, ml_dtypes) is missing; in CI, fail."""
+    package = optional_package(code)
+    if package and importlib.util.find_spec(package) is None:
         if os.environ.get("CI") == "true":
-            pytest.fail("torch is not installed; CI installs it (see .ci/run)")
-        pytest.skip("torch is not installed: python -m pip install -e '.[torch]'")
+            pytest.fail(f"{package} is not installed; CI installs it (see .ci/run)")
+        pytest.skip(f"{package} is not installed: python -m pip install -e '.[{EXTRAS[package]}]'")
 
 
 def _evaluate_python(example: Example) -> None:
-    skip_without_torch(example.parsed.source)
+    skip_without_optional(example.parsed.source)
     example.namespace.setdefault("_printed", {})[example.region.start] = run_python(
         example.parsed.source, Path(example.path)
     )
@@ -81,7 +86,7 @@ def _evaluate_expected_output(example: Example) -> str | None:
     expected, python_start, python_source = example.parsed
     printed = example.namespace.get("_printed", {}).get(python_start)
     if printed is None:  # the python block ran elsewhere (another xdist worker) or not yet
-        skip_without_torch(python_source)
+        skip_without_optional(python_source)
         printed = run_python(python_source, Path(example.path))
     if printed != expected:
         return f"the page shows:\n{expected}\nbut the code prints:\n{printed}"

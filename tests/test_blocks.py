@@ -3,7 +3,8 @@
 from sybil import Document
 
 from docblocks import SNIPPET_PATHS, lex_blocks, parse_blocks
-from posenc_site.blocks import Block, fenced_blocks, split_page
+from posenc_site.blocks import Block, fenced_blocks, optional_package, split_page
+from posenc_site.downloads import downloadable, notebook
 
 PAGE = """# Title
 
@@ -54,3 +55,27 @@ def test_sybil_reports_the_line_of_the_opening_fence():
         line = region.lexemes["block"].line
         assert document.line_column(region.start) == f"line {line}, column 1"
     assert [region.start for region in parse_blocks(document)] == [PAGE.index("```python")]
+
+
+def test_optional_packages_are_found_by_their_import_lines():
+    assert optional_package("import torch\n") == "torch"
+    assert (
+        optional_package("import numpy as np\nfrom posenc.torch import RotaryEmbedding\n")
+        == "torch"
+    )
+    assert optional_package("x = 1\n    import ml_dtypes\n") == "ml_dtypes"
+    assert optional_package("import numpy as np\nfrom posenc import apply_rotary\n") is None
+    assert optional_package("print('import torch')\nimport ml_dtypesx\n") is None
+
+
+def test_a_block_with_an_optional_package_stays_out_of_the_downloads():
+    plain = Block("python", {"exec": "on", "source": "above"}, "print(1)\n", 1)
+    extra = Block("python", {"exec": "on", "source": "above"}, "import ml_dtypes\n", 1)
+    assert downloadable(plain)
+    assert not downloadable(extra)
+    page = '```python exec="on" source="above"\nimport ml_dtypes\nprint(1)\n```\n'
+    [cell] = notebook(page, SNIPPET_PATHS).cells
+    assert cell.cell_type == "markdown"
+    assert cell.source.startswith(
+        "This example needs ml_dtypes (`python -m pip install ml_dtypes`)"
+    )

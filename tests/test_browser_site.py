@@ -12,6 +12,7 @@ PAGES = [
     "lessons/positional-encoding/",
     "lessons/learned-embeddings/",
     "lessons/rotary/",
+    "lessons/longer-contexts/",
     "lessons/alibi-t5/",
     "lessons/comparison/",
     "lessons/images-and-video/",

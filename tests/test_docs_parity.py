@@ -10,11 +10,12 @@ import pytest
 
 from conftest import SITE, TURKISH
 from docblocks import DOCS, Block, blocks_of, run_python
-from posenc import sinusoidal_encoding
+from posenc import linear_frequencies, ntk_frequencies, rotary_frequencies, sinusoidal_encoding
 from posenc_site.quiz import answer_key, parse_quiz
 
 ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if SITE.of_page(p).default)
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
+LONGER_CONTEXTS = sorted(DOCS.glob("lessons/longer-contexts*.md"))
 
 
 def twin(page: Path) -> Path:
@@ -122,4 +123,22 @@ def test_exercise_solution_equals_the_library(md_page, n_positions, d_model):
         namespace["positional_encoding"](n_positions, d_model),
         sinusoidal_encoding(n_positions, d_model),
         atol=1e-12,
+    )
+
+
+@pytest.mark.parametrize("md_page", LONGER_CONTEXTS, ids=lambda p: p.name)
+@pytest.mark.parametrize(("head_dim", "factor"), [(128, 8.0), (64, 4.0), (8, 2.0), (96, 1.0)])
+def test_longer_contexts_solution_equals_the_library(md_page, head_dim, factor):
+    namespace: dict = {}
+    exec(solution(md_page).source, namespace)
+    theta = rotary_frequencies(head_dim)
+    np.testing.assert_allclose(
+        namespace["position_interpolation"](theta, factor),
+        linear_frequencies(head_dim, factor=factor),
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        namespace["ntk_aware"](head_dim, factor),
+        ntk_frequencies(head_dim, factor=factor),
+        rtol=1e-12,
     )

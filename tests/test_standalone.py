@@ -1,5 +1,6 @@
 """Every Python block a reader can copy runs on its own, in a fresh interpreter that has only
-NumPy and posenc, and prints what the page shows."""
+NumPy and posenc (or the whole environment, for a block that imports torch or ml_dtypes), and
+prints what the page shows."""
 
 import os
 import re
@@ -14,8 +15,8 @@ import pytest
 
 import posenc
 from conftest import SITE
-from docblocks import DOCS, blocks_of, skip_without_torch
-from posenc_site.blocks import needs_torch, runnable
+from docblocks import DOCS, blocks_of, skip_without_optional
+from posenc_site.blocks import optional_package, runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
 CASES = [
@@ -42,7 +43,7 @@ def numpy_and_posenc_only(tmp_path_factory) -> Path:
 def run_fresh(code: str, tmp_path: Path, path: Path | None) -> subprocess.CompletedProcess[str]:
     script = tmp_path / "block.py"
     script.write_text(code, encoding="utf-8")
-    if path is None:  # needs torch: the full environment, still a fresh interpreter
+    if path is None:  # needs torch or ml_dtypes: the full environment, still a fresh interpreter
         command = [sys.executable, "-I", str(script)]
     else:
         bootstrap = (
@@ -64,9 +65,9 @@ def test_block_runs_alone_in_a_fresh_interpreter(
     md_page, block, following, tmp_path, numpy_and_posenc_only, site
 ):
     code = runnable(block)
-    skip_without_torch(code)
-    torch_block = needs_torch(code)
-    result = run_fresh(code, tmp_path, None if torch_block else numpy_and_posenc_only)
+    skip_without_optional(code)
+    optional = optional_package(code) is not None
+    result = run_fresh(code, tmp_path, None if optional else numpy_and_posenc_only)
     assert result.returncode == 0, result.stderr
     if block.language == "pycon":
         return  # its outputs are checked as a doctest, prompts and all

@@ -18,7 +18,17 @@ from pathlib import Path
 import markdown
 
 _FENCE_OPEN = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
-_NEEDS_TORCH = re.compile(r"^\s*(?:import torch|from torch\b|from posenc\.torch\b)", re.MULTILINE)
+# Packages beyond NumPy and posenc that a block may import, and the modules that bring them in.
+# Such blocks are shown on the page and tested, but stay out of the downloads, which run with
+# NumPy and posenc alone.
+OPTIONAL_PACKAGES = {"torch": ("torch", "posenc.torch"), "ml_dtypes": ("ml_dtypes",)}
+_IMPORTS = {
+    package: re.compile(
+        "|".join(rf"^\s*(?:import|from) {re.escape(module)}\b" for module in modules),
+        re.MULTILINE,
+    )
+    for package, modules in OPTIONAL_PACKAGES.items()
+}
 
 
 @dataclass(frozen=True)
@@ -52,9 +62,12 @@ class FencedBlock:
     end: int
 
 
-def needs_torch(code: str) -> bool:
-    """Whether ``code`` imports torch (an optional extra: such blocks stay out of downloads)."""
-    return bool(_NEEDS_TORCH.search(code))
+def optional_package(code: str) -> str | None:
+    """The package beyond NumPy and posenc that ``code`` imports (torch, ml_dtypes), or None."""
+    for package, imports in _IMPORTS.items():
+        if imports.search(code):
+            return package
+    return None
 
 
 def parse_info(info: str) -> tuple[str, dict[str, str]]:

@@ -13,7 +13,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 from posenc_site import context
-from posenc_site.blocks import Block, needs_torch, page_blocks, runnable, split_page
+from posenc_site.blocks import Block, optional_package, page_blocks, runnable, split_page
 from posenc_site.languages import load_strings
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
@@ -35,7 +35,7 @@ def starter(blocks: list[Block]) -> Block | None:
 
 def downloadable(block: Block) -> bool:
     """A copyable block that runs with NumPy and posenc alone."""
-    return block.copyable and not needs_torch(block.source)
+    return block.copyable and optional_package(block.source) is None
 
 
 def script(blocks: list[Block], title: str, language: str = "en") -> str:
@@ -69,8 +69,9 @@ def notebook(text: str, base_paths: Sequence[Path], language: str = "en") -> nbf
             if downloadable(part):
                 cells.append(nbformat.v4.new_code_cell(runnable(part).rstrip("\n")))
             elif part.copyable:  # shown, not run: the notebook must run with NumPy alone
-                torch_note = load_strings(language)["downloads"]["torch_note"]
-                note = f"{torch_note}\n\n```python\n{part.source}```"
+                package = optional_package(part.source)
+                words = load_strings(language)["downloads"]["package_note"]
+                note = f"{words.format(package=package)}\n\n```python\n{part.source}```"
                 cells.append(nbformat.v4.new_markdown_cell(note))
             elif part.language in ("text", "bash"):
                 cells.append(nbformat.v4.new_markdown_cell(f"```{part.language}\n{part.source}```"))

@@ -13,7 +13,8 @@ The key is a SHA-256 of everything the HTML can depend on:
 - a salt: the source of ``posenc`` (every file of the package, found without importing it),
   of the modules ``mkdocs.yml`` plugs into Markdown by name (the heading slugs, the quiz
   fence, which render what a block prints), the content of ``mkdocs.yml``, and the versions of
-  Python, NumPy, matplotlib, markdown-exec, Markdown, Pygments and pymdown-extensions.
+  Python, NumPy, matplotlib, markdown-exec, Markdown, Pygments, pymdown-extensions, scour,
+  Pillow and ml_dtypes.
 
 A block that mentions ``posenc_site`` (the translation status, the glossary table) reads the
 pages and data files themselves: its key also covers every file under the docs folder and
@@ -27,9 +28,9 @@ Not stored, so run by every build:
   stored copy would not) or with ids markdown-exec numbers per build (``exec-<n>--``).
 
 A block that reads other files, the network or the clock would need its own salt; the lessons'
-blocks use NumPy and posenc only. Under ``mkdocs serve``, posenc and posenc_site stay imported
-between rebuilds: after their source changes, a block would run the old code, so nothing is
-stored until the server restarts.
+blocks use NumPy, posenc and the packages above only. Under ``mkdocs serve``, posenc and
+posenc_site stay imported between rebuilds: after their source changes, a block would run the
+old code, so nothing is stored until the server restarts.
 
 Entries are files ``<key>.json`` in ``.cache/exec/`` beside ``mkdocs.yml`` (git-ignored),
 written atomically, so parallel builds may share the folder. ``POSENC_EXEC_CACHE=off`` turns
@@ -67,6 +68,7 @@ DISTRIBUTIONS = (
     "pymdown-extensions",
     "scour",  # figures: posenc.plotting.to_html
     "pillow",
+    "ml_dtypes",  # bfloat16 in the longer-contexts lesson
 )
 _READS_SITE = re.compile(r"\bposenc_site\b")
 _PER_BUILD_IDS = re.compile(r"exec-\d+--")
