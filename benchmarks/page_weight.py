@@ -5,7 +5,8 @@
 
 Each page is opened in Chromium (/usr/bin/chromium) with an empty cache, from a server that
 gzips text as web hosts do (posenc_site.page_weight), and every response of its first load is
-counted. KB are 1000 bytes.
+counted. KB are 1000 bytes. The search index is not part of a first load: it comes when
+the reader first focuses the search box, and the last column gives what that focus downloads.
 """
 
 import argparse
@@ -48,17 +49,20 @@ def measure(site: Path) -> None:
     """Print the table for the site built in ``site``."""
     columns = page_weight.KINDS
     header = f"{'page':40} {'requests':>8} " + " ".join(f"{k:>12}" for k in columns)
-    print(header + f" {'total':>8}")
+    print(header + f" {'total':>8} {'first search':>12}")
     with page_weight.serve(site) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         for path in lesson_pages(site):
             context = browser.new_context()  # an empty cache for every page
-            load = page_weight.first_load(context.new_page(), url + path)
+            page = context.new_page()
+            load = page_weight.first_load(page, url + path)
+            search = page_weight.first_search(page)
             context.close()
             sizes = " ".join(
                 f"{load.count_of(k):>3} {load.size_of(k) / 1000:>7.1f}" for k in columns
             )
-            print(f"{path:40} {load.requests:>8} {sizes} {load.size / 1000:>8.1f}")
+            searched = f"{search.requests:>3} {search.size / 1000:>8.1f}"
+            print(f"{path:40} {load.requests:>8} {sizes} {load.size / 1000:>8.1f} {searched}")
         browser.close()
 
 

@@ -111,3 +111,36 @@ def test_material_search_works_as_the_turkish_search_script_expects(source, code
     assert code in _material_sources()[source], (
         f"Material no longer {what}: change the theme's partials/turkish-search.html"
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "what"),
+    [
+        (
+            "bundle.ts",
+            'requestJSON<SearchIndex>(\n      new URL("search/search_index.json", config.base)',
+            "requests search/search_index.json from the base of its configuration",
+        ),
+        (
+            "_/index.ts",
+            "config.base = `${new URL(config.base, getLocation())}`",
+            "resolves that base against the page's address",
+        ),
+        (
+            "browser/request/index.ts",
+            'const req = new XMLHttpRequest()\n    req.open("GET", `${url}`)',
+            "requests with an XMLHttpRequest",
+        ),
+        (
+            "components/search/highlight/index.ts",
+            'url.searchParams.get("h")',
+            "highlights the words of the h parameter",
+        ),
+        ("components/search/query/index.ts", 'searchParams.has("q")', "opens search for q"),
+    ],
+)
+def test_material_requests_its_index_as_the_search_on_demand_script_expects(source, code, what):
+    # src/posenc_site/theme/partials/search-on-demand.html holds back the index's request.
+    assert code in _material_sources()[source], (
+        f"Material no longer {what}: change the theme's partials/search-on-demand.html"
+    )

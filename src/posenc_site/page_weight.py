@@ -2,8 +2,10 @@
 
 ``serve`` serves a built site the way hosts do, text gzipped (level 6, zlib's default);
 ``first_load`` opens a page in a browser with an empty cache and counts every response with
-the bytes it took on the wire, sorted by kind. ``benchmarks/page_weight.py`` prints these
-numbers for every lesson, and the browser tests hold the longest lesson to its budget.
+the bytes it took on the wire, sorted by kind; ``first_search`` counts what the first focus of
+the search box adds (the search index, which a first load does not fetch).
+``benchmarks/page_weight.py`` prints these numbers for every lesson, and the browser tests
+hold the longest lesson to its budget.
 """
 
 import functools
@@ -115,48 +117,85 @@ class PageLoad:
         return sum(response.kind == kind for response in self.responses)
 
 
-def first_load(page: "Page", url: str) -> PageLoad:
-    """Open ``url`` in ``page`` (a fresh browser context: an empty cache) and count its load.
+class _Traffic:
+    """The responses of a page, recorded from its network events until ``stop``."""
 
-    The load is over when Material's search has fetched its index and then no request has
-    been under way for half a second (the browser has its fonts too).
-    """
-    responses: list[Response] = []
-    pending: set[Request] = set()
+    def __init__(self, page: "Page") -> None:
+        self.page = page
+        self.responses: list[Response] = []
+        self.pending: set[Request] = set()
+        page.on("request", self._start)
+        page.on("requestfinished", self._record)
+        page.on("requestfailed", self._fail)
 
-    def start(request: "Request") -> None:
-        pending.add(request)
+    def _start(self, request: "Request") -> None:
+        self.pending.add(request)
 
-    def fail(request: "Request") -> None:
-        pending.discard(request)
+    def _fail(self, request: "Request") -> None:
+        self.pending.discard(request)
 
-    def record(request: "Request") -> None:
-        pending.discard(request)
+    def _record(self, request: "Request") -> None:
+        self.pending.discard(request)
         response = request.response()
         if response is None or request.url.startswith("data:"):
             return
         length = response.all_headers().get("content-length", "0")
-        responses.append(Response(request.url, kind_of(request.url), response.status, int(length)))
+        url = request.url
+        self.responses.append(Response(url, kind_of(url), response.status, int(length)))
 
-    page.on("request", start)
-    page.on("requestfinished", record)
-    page.on("requestfailed", fail)
+    def settle(self, *, indexed: bool) -> None:
+        """Wait for half a second without a request under way, for up to 10 s.
+
+        With ``indexed``, the half second counts only once the search index has come.
+        """
+        quiet = 0
+        for _ in range(_MAX_WAIT):
+            done = not indexed or any(r.kind == "search index" for r in self.responses)
+            quiet = quiet + 1 if done and not self.pending else 0
+            if quiet == _QUIET:
+                return
+            self.page.wait_for_timeout(_STEP_MS)
+
+    def stop(self) -> PageLoad:
+        """Stop recording; the responses so far."""
+        self.page.remove_listener("request", self._start)
+        self.page.remove_listener("requestfinished", self._record)
+        self.page.remove_listener("requestfailed", self._fail)
+        return PageLoad(tuple(self.responses))
+
+
+def first_load(page: "Page", url: str) -> PageLoad:
+    """Open ``url`` in ``page`` (a fresh browser context: an empty cache) and count its load.
+
+    The load is over when Material's bundle has run (it starts the search worker as it runs)
+    and then no request has been under way for half a second (the browser has its fonts
+    too). The reader has not searched: the search index is not part of it (see the theme's
+    ``partials/search-on-demand.html``).
+    """
+    traffic = _Traffic(page)
     # Playwright's "networkidle" alone can come too early on a busy machine: the network
-    # falls idle while the browser still runs Material's script, before it asks for the index.
+    # falls idle while the browser still runs Material's bundle, before it starts the worker.
     page.goto(url, wait_until="networkidle")
-    quiet = 0
-    for _ in range(_MAX_WAIT):
-        indexed = any(response.kind == "search index" for response in responses)
-        quiet = quiet + 1 if indexed and not pending else 0
-        if quiet == _QUIET:
-            break
-        page.wait_for_timeout(_STEP_MS)
-    page.remove_listener("request", start)
-    page.remove_listener("requestfinished", record)
-    page.remove_listener("requestfailed", fail)
-    return PageLoad(tuple(responses))
+    page.wait_for_function(_BUNDLE_RAN)
+    traffic.settle(indexed=False)
+    return traffic.stop()
 
 
+def first_search(page: "Page") -> PageLoad:
+    """Focus the search box of the page open in ``page`` and count what that downloads.
+
+    Over when the search index has come and then no request has been under way for half a
+    second, or after 10 s.
+    """
+    traffic = _Traffic(page)
+    page.focus(SEARCH_BOX)
+    traffic.settle(indexed=True)
+    return traffic.stop()
+
+
+SEARCH_BOX = "[data-md-component=search-query]"
+# Material's bundle publishes its observables on window as its last step.
+_BUNDLE_RAN = "() => window.component$ !== undefined"
 _STEP_MS = 100
 _QUIET = 5  # steps: half a second without a request under way
-_MAX_WAIT = 100  # steps: a page without search is measured after 10 s
+_MAX_WAIT = 100  # steps: 10 s

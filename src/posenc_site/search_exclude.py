@@ -1,9 +1,11 @@
 """Keep out of the search index what no reader searches for: code, formulas and quizzes.
 
-Every page downloads its language's whole search index on its first load, so each part of
-it weighs on every page. Material's search plugin leaves out an element that carries a
-``data-search-exclude`` attribute (its documented means, "Excluding content from search"),
-and removes the attribute from the page once the page is indexed. This marks, on every page:
+A reader waits for its language's whole search index before the first results (a page
+fetches it on the first intent to search, see the theme's ``partials/search-on-demand.html``),
+so each part of it weighs on every first search. Material's search plugin leaves out an
+element that carries a ``data-search-exclude`` attribute (its documented means, "Excluding
+content from search"), and removes the attribute from the page once the page is indexed.
+This marks, on every page:
 
 - code blocks: lesson code, printed outputs, console sessions, the API reference's examples.
   Material splits words only at whitespace and hyphens, so ``np.random.default_rng(0)`` is a

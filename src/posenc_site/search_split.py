@@ -6,7 +6,7 @@ the build the index is split, each language's part written under its root with l
 relative to it, and each page's Material configuration points its search at that root.
 
 Material's search worker loads lunr-languages' module for every language of an index but
-English (lunr's own): for Turkish, two more requests and 4.9 KB gzipped on every first visit.
+English (lunr's own): for Turkish, two more requests and 4.9 KB gzipped on every first search.
 With Material's default pipeline, a stop-word filter without stemming, that module only drops
 the language's stop words, which lunr's ranking already weighs lightly: "ve" is in 53 of the
 89 Turkish sections, an inverse document frequency of 0.5 against 3 to 4 for a word of one to
