@@ -65,8 +65,7 @@ DISTRIBUTIONS = (
     "markdown",
     "pygments",
     "pymdown-extensions",
-    "scour",  # figures: posenc.plotting.to_html
-    "pillow",
+    "pillow",  # figures: posenc.plotting.to_html
 )
 _READS_SITE = re.compile(r"\bposenc_site\b")
 _PER_BUILD_IDS = re.compile(r"exec-\d+--")
