@@ -202,3 +202,74 @@ def test_panel_labels_stay_inside_the_figure_and_apart():
         assert label.y0 >= whole.y0  # the column label is not cut off at the bottom
         assert title.y0 >= panel_title.y1  # the figure's title above the panel titles
         assert panel_title.y0 >= axes.get_window_extent(renderer).y1  # above the image
+
+
+def _labels_en():
+    return {"title": "Encoding", "xlabel": "dimension", "ylabel": "position"}
+
+
+def _labels_tr():
+    return {"title": "Kodlama tablosu, uzun bir başlık", "xlabel": "boyut", "ylabel": "konum"}
+
+
+def test_the_same_figure_in_another_language_is_not_drawn_again(monkeypatch):
+    from posenc import _svg
+
+    monkeypatch.setattr(_svg, "_kept", {})
+    draws = []
+    draw = _svg._draw
+    monkeypatch.setattr(_svg, "_draw", lambda figure: draws.append(figure) or draw(figure))
+    english = to_html(encoding_heatmap(12, 20, **_labels_en()), alt="English")
+    turkish = to_html(encoding_heatmap(12, 20, **_labels_tr()), alt="Türkçe")
+    assert len(draws) == 1  # the Turkish figure took the English one's SVG
+    assert ">Kodlama tablosu, uzun bir başlık</text>" in turkish
+    assert ">boyut</text>" in turkish
+    assert ">dimension</text>" not in turkish
+    assert ">Encoding</text>" in english
+
+    _svg._kept.clear()  # drawn on its own, the Turkish figure is the same bytes
+    assert to_html(encoding_heatmap(12, 20, **_labels_tr()), alt="Türkçe") == turkish
+    assert len(draws) == 2
+
+
+def test_other_data_is_drawn_anew(monkeypatch):
+    from posenc import _svg
+
+    monkeypatch.setattr(_svg, "_kept", {})
+    first = to_html(encoding_heatmap(12, 20), alt="figure")
+    assert to_html(encoding_heatmap(12, 20, base=100.0), alt="figure") != first
+    assert to_html(encoding_heatmap(12, 22), alt="figure") != first
+    legend = to_html(dimension_curves(12, 20, dims=(1, 2), legend_label="boyut {dim}"), alt="f")
+    assert ">boyut 1</text>" in legend  # a legend entry is no placeholder: it sets the width
+    assert legend != to_html(dimension_curves(12, 20, dims=(1, 2)), alt="f")
+    assert len(_svg._kept) == 5
+
+
+def test_a_figure_changed_after_it_was_made_is_drawn_anew(monkeypatch):
+    from posenc import _svg
+
+    monkeypatch.setattr(_svg, "_kept", {})
+    plain = to_html(encoding_heatmap(12, 20, **_labels_en()), alt="figure")
+    changed = encoding_heatmap(12, 20, **_labels_tr())
+    changed.axes[0].axvline(5.0, color="red")
+    html = to_html(changed, alt="figure")
+    assert html != plain.replace(">Encoding<", ">Kodlama tablosu, uzun bir başlık<")
+    _svg._kept.clear()
+    assert to_html(changed, alt="figure") == html  # what drawing it without kept SVGs gives
+    assert "stroke:#ff0000" in html or "stroke:red" in html
+
+
+def test_labels_are_escaped_and_other_labels_stay_as_matplotlib_draws_them():
+    import re
+    import xml.etree.ElementTree as ElementTree
+
+    html = to_html(
+        encoding_heatmap(8, 8, title="a < b & c", xlabel="two\nlines", ylabel="$x^2$"), alt="x"
+    )
+    ElementTree.fromstring(html[html.index("<svg") : html.index("</svg>") + 6])
+    assert ">a &lt; b &amp; c</text>" in html
+    assert ">two</text>" in html
+    assert ">lines</text>" in html
+    assert ">x</tspan>" in html
+    assert ">2</tspan>" in html
+    assert not re.search(r">l\d+l<", html)  # no placeholder left

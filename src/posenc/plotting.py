@@ -3,14 +3,13 @@
 Every function returns a `matplotlib.figure.Figure` built without pyplot, so no global state
 is touched. Its text and axes are drawn in a placeholder colour that `to_html` turns into the
 page's own text colour (`currentColor`), so an inline SVG reads well on light and dark pages.
-Labels are arguments, so a page in any language can pass its own.
+Labels are arguments, so a page in any language can pass its own; `to_html` draws a figure
+once for all of them and writes each page's labels into the same SVG (see `posenc._svg`).
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import io
 import re
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from posenc import _svg
 from posenc._validation import check_integer
 from posenc.sinusoidal import sinusoidal_encoding
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from matplotlib.axes import Axes
+    from matplotlib.cm import ScalarMappable
     from matplotlib.figure import Figure
 
 _INK = "#010203"  # placeholder colour, replaced by currentColor in to_html
@@ -58,12 +59,24 @@ def _style() -> Iterator[None]:
 def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list[Axes]]:
     from matplotlib.figure import Figure
 
-    # Constrained layout, not fixed margins: it costs about a second draw of each figure, but
-    # fits labels of any length in either language and keeps colour bars next to square
-    # matrices; fixed margins left the figures visibly emptier or clipped long titles.
-    figure = Figure(figsize=(width, height), layout="constrained")
+    from posenc._layout import RowLayout
+
+    # Margins measured from the tick labels, not fixed ones, which left the figures visibly
+    # emptier or clipped long titles; and not constrained layout, which measured each axis
+    # four times or more, for the same places (see posenc._layout).
+    figure = Figure(figsize=(width, height), layout=RowLayout())
     axes = figure.subplots(1, ncols, squeeze=False)[0]
     return figure, list(axes)
+
+
+def _colorbar(figure: Figure, image: ScalarMappable, axes: Axes, label: str = "") -> None:
+    """A colour bar right of ``axes``, placed by the figure's layout."""
+    from posenc._layout import RowLayout
+
+    colorbar = figure.colorbar(image, ax=axes, label=label)
+    engine = figure.get_layout_engine()
+    if isinstance(engine, RowLayout):
+        engine.add_colorbar(axes, colorbar.ax)
 
 
 def encoding_heatmap(
@@ -120,8 +133,8 @@ def encoding_heatmap(
         # browser scales it up sharply; "nearest" would embed an image the size of the axes.
         image = axes.imshow(table, aspect="auto", interpolation="none", vmin=-1, vmax=1)
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
-        figure.colorbar(image, ax=axes, label=colorbar_label)
-    return figure
+        _colorbar(figure, image, axes, colorbar_label)
+        return _svg.record(figure, "encoding_heatmap", table)
 
 
 def dimension_curves(
@@ -186,7 +199,7 @@ def dimension_curves(
             axes.plot(table[:, dim], label=legend_label.format(dim=dim), linewidth=1.2)
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-1.1, 1.1))
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return figure
+        return _svg.record(figure, "dimension_curves", table[:, columns])
 
 
 def offset_similarity(
@@ -274,8 +287,8 @@ def offset_similarity(
         curves.legend()
         image = matrix.imshow(similarity, interpolation="none")
         matrix.set(title=matrix_title, xlabel=matrix_xlabel, ylabel=matrix_ylabel)
-        figure.colorbar(image, ax=matrix)
-    return figure
+        _colorbar(figure, image, matrix)
+        return _svg.record(figure, "offset_similarity", similarity, offsets, points)
 
 
 def matrix_heatmap(
@@ -342,8 +355,8 @@ def matrix_heatmap(
         else:
             image = axes.imshow(masked, interpolation="none", aspect="auto")
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
-        figure.colorbar(image, ax=axes, label=colorbar_label)
-    return figure
+        _colorbar(figure, image, axes, colorbar_label)
+        return _svg.record(figure, "matrix_heatmap", values, symmetric)
 
 
 def heatmap_panels(
@@ -486,12 +499,14 @@ def line_plot(
     xs = np.asarray(x, dtype=np.float64)
     if not series:
         raise ValueError("series must hold at least one curve")
+    curves = []
     with _style():
         figure, (axes,) = _new_figure(7.0, 3.2)
         for n, (label, ys) in enumerate(series.items()):
             values = np.asarray(ys, dtype=np.float64)
             if values.shape != xs.shape:
                 raise ValueError(f"curve {label!r} has shape {values.shape}, x has {xs.shape}")
+            curves.append(values)
             axes.plot(
                 xs,
                 values,
@@ -501,67 +516,7 @@ def line_plot(
             )
         axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return figure
-
-
-_XML_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.DOTALL)
-_PNG = re.compile(r"(?<=data:image/png;base64,)[A-Za-z0-9+/=\s]+")
-# scour rounds path data but not the positions of ticks and texts, nor does it drop the
-# rotation by 0 degrees that matplotlib gives every text; 0.01 pt is far below a pixel.
-_POSITION = re.compile(r'(?<= [xy]=")-?\d+\.\d{3,}(?=")')
-_NO_ROTATION = re.compile(r' transform="rotate\(-?0 [^"]*\)"')
-# Every text repeats the same list of fonts; the root states it once and the texts inherit.
-_FONT_FAMILY = re.compile(r"font-family:([^;\"]*);?")
-
-
-def _palette_png(match: re.Match[str]) -> str:
-    """An embedded PNG again, as a palette image where that keeps every pixel.
-
-    matplotlib embeds RGBA images, 4 bytes a pixel; a colour map has 256 colours, so an
-    opaque heatmap fits a palette of 1 byte a pixel, about a third of the size. Pillow
-    (matplotlib's own dependency) converts it; any loss, or transparency, keeps the original.
-    """
-    from PIL import Image
-
-    data = base64.b64decode("".join(match.group(0).split()))
-    image = Image.open(io.BytesIO(data))
-    pixels = np.asarray(image.convert("RGBA"))
-    if (pixels[..., 3] == 255).all():
-        rgb = image.convert("RGB")
-        palette = rgb.convert("P", palette=Image.Palette.ADAPTIVE, colors=256)
-        if np.array_equal(np.asarray(palette.convert("RGB")), pixels[..., :3]):
-            buffer = io.BytesIO()
-            palette.save(buffer, format="png", optimize=True)
-            data = min(data, buffer.getvalue(), key=len)
-    return base64.b64encode(data).decode("ascii")
-
-
-def _scour_options(id_prefix: str) -> object:
-    """Options of scour, the SVG optimiser that shrinks the figures.
-
-    It drops what matplotlib writes for editors and the browser does not need (ids nothing
-    refers to, metadata, comments, line breaks), writes path data with 4 significant digits
-    (0.1 pt on a figure 500 pt wide, well under a pixel), and shortens the ids that remain,
-    each behind ``id_prefix`` so that several figures can share a page. Styles stay styles:
-    matplotlib's ``image-rendering`` style names two values for different browsers.
-    """
-    from scour import scour
-
-    return scour.parse_args(
-        [
-            "--set-precision=4",
-            "--set-c-precision=4",
-            "--enable-id-stripping",
-            "--shorten-ids",
-            f"--shorten-ids-prefix={id_prefix}",
-            "--remove-metadata",
-            "--enable-comment-stripping",
-            "--disable-style-to-xml",
-            "--strip-xml-prolog",
-            "--no-line-breaks",
-            "--indent=none",
-        ]
-    )
+        return _svg.record(figure, "line_plot", xs, *curves)
 
 
 def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
@@ -584,6 +539,9 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
         prologue, no date) and the caption. Its ids are prefixed with a hash of `alt`, so
         several figures can share a page. `data-search-exclude` keeps the figure out of
         Material's search index: tick labels and legends are not words a reader searches for.
+        A figure of this module drawn before with other titles and axis labels (the same
+        figure on the page in another language) is not drawn again: its SVG gets these
+        labels written in, the same bytes as drawing it.
 
     Raises
     ------
@@ -599,22 +557,11 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
     >>> ">A small table</title>" in html
     True
     """
-    from scour import scour
-
     if not alt.strip():
         raise ValueError("alt must be a non-empty text alternative for the figure")
-    buffer = io.StringIO()
-    with _style():
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     prefix = "f" + hashlib.sha1(alt.encode("utf-8")).hexdigest()[:8]
-    svg = _PNG.sub(_palette_png, buffer.getvalue())
-    svg = scour.scourString(svg, _scour_options(f"{prefix}-"))
-    svg = _XML_PROLOGUE.sub("", svg, count=1).replace(_INK, "currentColor")
-    svg = _NO_ROTATION.sub("", _POSITION.sub(lambda m: f"{round(float(m.group(0)), 2):g}", svg))
-    families = set(_FONT_FAMILY.findall(svg))
-    if len(families) == 1:
-        root_font = f'<svg style="font-family:{families.pop()}" '
-        svg = _FONT_FAMILY.sub("", svg).replace("<svg ", root_font, 1)
+    with _style():
+        svg = _svg.svg(figure, id_prefix=f"{prefix}-", ink=_INK)
     title_id = f"{prefix}-title"
     svg = svg.replace(
         "<svg ",
@@ -628,4 +575,4 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
         count=1,
     )
     figcaption = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
-    return f'<figure class="pe-figure" data-search-exclude>{svg.strip()}{figcaption}</figure>'
+    return f'<figure class="pe-figure" data-search-exclude>{svg}{figcaption}</figure>'

@@ -13,7 +13,7 @@ The key is a SHA-256 of everything the HTML can depend on:
 - a salt: the source of ``posenc`` (every file of the package, found without importing it),
   of the modules ``mkdocs.yml`` plugs into Markdown by name (the heading slugs, the quiz
   fence, which render what a block prints), the content of ``mkdocs.yml``, and the versions of
-  Python, NumPy, matplotlib, markdown-exec, Markdown, Pygments, pymdown-extensions, scour,
+  Python, NumPy, matplotlib, markdown-exec, Markdown, Pygments, pymdown-extensions,
   Pillow and ml_dtypes.
 
 A block that mentions ``posenc_site`` (the translation status, the glossary table) reads the
@@ -66,8 +66,7 @@ DISTRIBUTIONS = (
     "markdown",
     "pygments",
     "pymdown-extensions",
-    "scour",  # figures: posenc.plotting.to_html
-    "pillow",
+    "pillow",  # figures: posenc.plotting.to_html
     "ml_dtypes",  # bfloat16 in the longer-contexts lesson
 )
 _READS_SITE = re.compile(r"\bposenc_site\b")
