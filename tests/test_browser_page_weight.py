@@ -1,8 +1,8 @@
 """What a reader downloads on a first visit: requests and gzipped bytes, by kind.
 
-The longest lesson is held to a budget in every language, and no page loads a stylesheet,
-script or font that it does not use. ``benchmarks/page_weight.py`` prints the same numbers
-for every lesson.
+The longest lesson is held to a budget in every language (that no page loads a stylesheet,
+script or font that it does not use is checked with every page's load in
+test_browser_site.py). ``benchmarks/page_weight.py`` prints the same numbers for every lesson.
 """
 
 import pytest
@@ -10,7 +10,6 @@ from playwright.sync_api import Page
 
 from conftest import SITE
 from posenc_site import page_weight
-from test_browser_site import ALL_PAGES
 
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
@@ -22,33 +21,6 @@ LONGEST_LESSON = "lessons/positional-encoding/"
 # written into the page.
 BUDGET = {"en": (9, 160), "tr": (9, 170)}
 HTML_BUDGET = 40 * KB
-
-# Scripts and the markup each one serves; None: every page (Material's bundle and search).
-SCRIPTS = {
-    "assets/javascripts/bundle.": None,
-    "assets/javascripts/workers/search.": None,
-    "assets/quiz.js": ".pe-quiz",
-}
-_UNUSED_STYLESHEETS = """origin => [...document.styleSheets]
-    .filter(sheet => sheet.href && sheet.href.startsWith(origin))
-    .filter(sheet => {
-        const selectors = [];
-        const walk = rules => { for (const rule of rules) {
-            // A rule that only sets custom properties (--x) does nothing by itself.
-            const styles = rule.style ? [...rule.style] : [];
-            if (rule.selectorText && !styles.every(name => name.startsWith("--"))) {
-                selectors.push(rule.selectorText);
-            }
-            if (rule.cssRules) walk(rule.cssRules);
-        } };
-        walk(sheet.cssRules);
-        return !selectors.some(selector => {
-            // [data-md-copying]: set by Material while the copy button reads a block
-            const atRest = selector.replaceAll("[data-md-copying]", "");
-            try { return document.querySelector(atRest) !== null; } catch { return false; }
-        });
-    })
-    .map(sheet => sheet.href)"""
 
 
 def test_budget_covers_every_language():
@@ -69,18 +41,3 @@ def test_longest_lesson_loads_within_its_budget(page: Page, compressed_site_url:
     summary = {kind: (load.count_of(kind), load.size_of(kind)) for kind in page_weight.KINDS}
     assert load.requests <= requests, summary
     assert load.size <= size * KB, summary
-
-
-@pytest.mark.parametrize("path", ALL_PAGES)
-def test_page_loads_no_asset_it_does_not_use(page: Page, compressed_site_url: str, path):
-    load = page_weight.first_load(page, compressed_site_url + path)
-    assert load.count_of("other") == 0, [r.url for r in load.responses if r.kind == "other"]
-    assert page.evaluate(_UNUSED_STYLESHEETS, compressed_site_url) == []
-    for response in load.responses:
-        if response.kind == "JS":
-            name = response.url.removeprefix(compressed_site_url)
-            served = [markup for prefix, markup in SCRIPTS.items() if name.startswith(prefix)]
-            assert served, f"{name} is not a script the site knows"
-            assert served[0] is None or page.locator(served[0]).count() > 0, name
-    has_math = page.locator("math").count() > 0
-    assert load.count_of("fonts") == has_math

@@ -11,6 +11,7 @@ import gzip
 import http.server
 import io
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -118,20 +119,24 @@ class PageLoad:
 def first_load(page: "Page", url: str) -> PageLoad:
     """Open ``url`` in ``page`` (a fresh browser context: an empty cache) and count its load.
 
-    The load is over when Material's search has fetched its index and then no request has
-    been under way for half a second (the browser has its fonts too).
+    The load is over when Material's search has fetched its index, the fonts that the page's
+    layout uses have come, and then no request has been under way for half a second.
     """
     responses: list[Response] = []
     pending: set[Request] = set()
+    last_activity = [time.monotonic()]  # when a request last started or ended
 
     def start(request: "Request") -> None:
         pending.add(request)
+        last_activity[0] = time.monotonic()
 
     def fail(request: "Request") -> None:
         pending.discard(request)
+        last_activity[0] = time.monotonic()
 
     def record(request: "Request") -> None:
         pending.discard(request)
+        last_activity[0] = time.monotonic()
         response = request.response()
         if response is None or request.url.startswith("data:"):
             return
@@ -144,11 +149,12 @@ def first_load(page: "Page", url: str) -> PageLoad:
     # Playwright's "networkidle" alone can come too early on a busy machine: the network
     # falls idle while the browser still runs Material's script, before it asks for the index.
     page.goto(url, wait_until="networkidle")
-    quiet = 0
+    # Lay the page out now (reading a size does) and wait for the fonts that asks for.
+    page.evaluate("document.body.offsetHeight && document.fonts.ready.then(() => null)")
     for _ in range(_MAX_WAIT):
         indexed = any(response.kind == "search index" for response in responses)
-        quiet = quiet + 1 if indexed and not pending else 0
-        if quiet == _QUIET:
+        quiet = time.monotonic() - last_activity[0] >= _QUIET_S
+        if indexed and quiet and not pending:  # mostly at once: network-idle was quiet too
             break
         page.wait_for_timeout(_STEP_MS)
     page.remove_listener("request", start)
@@ -158,5 +164,5 @@ def first_load(page: "Page", url: str) -> PageLoad:
 
 
 _STEP_MS = 100
-_QUIET = 5  # steps: half a second without a request under way
+_QUIET_S = 0.5  # seconds without a request under way
 _MAX_WAIT = 100  # steps: a page without search is measured after 10 s
