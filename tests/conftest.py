@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,17 +29,33 @@ _BUILD_FIXTURES = {
     "classroom",
     "words_site_url",
 }
+_OWN_BUILD_FIXTURES = _BUILD_FIXTURES - {"site", "site_url", "compressed_site_url"}
 _BROWSER_FIXTURES = {"page", "browser", "browser_context", "context"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with its tier, from the fixtures it uses (see pyproject's markers)."""
+    """Mark each test with its tier, from the fixtures it uses (see pyproject's markers).
+
+    Then order the run, slowest first in each part: the tests that do not read the shared site
+    run while it builds in the background (see ``SiteBuild``), those that read it last. The
+    slow ones build something of their own (marked ``build`` by hand, or using a fixture that
+    builds). Every xdist worker sorts the same.
+    """
+    builds_own = {
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("build") or _fixtures(item) & _OWN_BUILD_FIXTURES
+    }
     for item in items:
-        fixtures = set(getattr(item, "fixturenames", ()))
-        if fixtures & _BROWSER_FIXTURES:
+        if _fixtures(item) & _BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
-        if fixtures & _BUILD_FIXTURES:
+        if _fixtures(item) & _BUILD_FIXTURES:
             item.add_marker(pytest.mark.build)
+    items.sort(key=lambda item: ("site" in _fixtures(item), item.nodeid not in builds_own))
+
+
+def _fixtures(item: pytest.Item) -> set[str]:
+    return set(getattr(item, "fixturenames", ()))
 
 
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
@@ -79,10 +96,108 @@ def _once(
     return out
 
 
+# The site build runs in the background from the start of the run, while the tests that do not
+# read the site run (they come first, see pytest_collection_modifyitems); then the shared build
+# is read by every xdist worker. The process records its outcome in a file when it ends, so
+# that any worker, not only the one that started it, can wait for it.
+_RECORD_BUILD = """
+import subprocess, sys
+from pathlib import Path
+
+command, log = sys.argv[1:-1], Path(sys.argv[-1])
+result = subprocess.run(command, capture_output=True, text=True, check=False)
+status = "ok" if result.returncode == 0 else "failed"
+partial = log.with_suffix(".partial")
+partial.write_text(f"{status}\\n{result.stdout}{result.stderr}", encoding="utf-8")
+partial.replace(log)
+"""
+
+
+class SiteBuild:
+    """The one ``mkdocs build --strict`` of the site that the workers of a run share."""
+
+    def __init__(self, root: Path) -> None:
+        self.out = root / "site"
+        self.log = root / "site-build.log"
+        self._lock = FileLock(str(root / "site-build.lock"))
+        self._pid = root / "site-build.pid"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the build unless a worker of this run has started it already."""
+        with self._lock:
+            if self._pid.exists():
+                return
+            command = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+            command += ["--site-dir", str(self.out)]
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", _RECORD_BUILD, *command, str(self.log)],
+                cwd=ROOT,
+                env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "POSENC_SITE_URL": SITE_URL},
+            )
+            self._pid.write_text(str(self._process.pid), encoding="utf-8")
+
+    def wait(self, timeout: float = 900) -> Path:
+        """The built site, once the build has ended; the build's output if it failed."""
+        self.start()
+        if self._process is not None:
+            self._process.wait(timeout)
+        pid = int(self._pid.read_text(encoding="utf-8"))
+        deadline = time.monotonic() + timeout
+        while not self.log.exists():
+            if not _running(pid):  # ended, or killed before it could record anything
+                assert self.log.exists(), f"the site build (process {pid}) ended without a log"
+            assert time.monotonic() < deadline, f"the site build took more than {timeout} s"
+            time.sleep(0.1)
+        status, _, output = self.log.read_text(encoding="utf-8").partition("\n")
+        assert status == "ok", output
+        return self.out
+
+    def reap(self, timeout: float = 900) -> None:
+        """Wait for the build if this worker started it: another may still need it.
+
+        (Ctrl-C reaches the build too: it runs in the process group of the tests.)
+        """
+        if self._process is not None:
+            self._process.wait(timeout)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+def shared_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """A folder of this run that every xdist worker sees (pytest-xdist's documented pattern for
+    work done once per run): the workers' temporary folders' parent."""
+    if worker_id == "master":  # not under xdist
+        return tmp_path_factory.mktemp("shared")
+    return tmp_path_factory.getbasetemp().parent
+
+
+@pytest.fixture(scope="session")
+def site_build(shared_dir: Path) -> Iterator[SiteBuild]:
+    """The shared site build of this run."""
+    build = SiteBuild(shared_dir)
+    yield build
+    build.reap()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _site_build_starts_early(request: pytest.FixtureRequest, site_build: SiteBuild) -> None:
+    """Start the site build with the run when any selected test reads the site."""
+    if any("site" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        site_build.start()
+
+
+@pytest.fixture(scope="session")
+def site(site_build: SiteBuild) -> Path:
     """The site, built once per test run with ``mkdocs build --strict``."""
-    return _once(tmp_path_factory, worker_id, "site", lambda out: mkdocs_build(ROOT, out))
+    return site_build.wait()
 
 
 def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
@@ -112,18 +227,18 @@ def build_context() -> Iterator[context.BuildContext]:
 
 
 THEME = ROOT / "src/posenc_site/theme"  # mkdocs.yml's theme.custom_dir
-SMALL_CONFIG = f"""
-site_name: small
-site_url: https://small.example.org/
-theme: {{name: material, language: en, font: false, custom_dir: {THEME.as_posix()}}}
-nav:
-  - Home: index.md
-  - Lesson: lesson.md
+# The mkdocs.yml of the fixture projects that tests build: this site's extensions, plugins and
+# hooks, in the languages a test asks for.
+_PROJECT_CONFIG = """
+site_name: {name}
+site_url: https://{name}.example.org/
+theme: {{name: material, language: en, font: false{custom_dir}}}
+{nav}
 markdown_extensions:
   - admonition
   - toc: {{permalink: true}}
   - pymdownx.arithmatex: {{generic: true}}
-  - pymdownx.snippets: {{base_path: [docs]}}
+  - pymdownx.snippets: {{base_path: [docs, src]}}
   - pymdownx.superfences:
       custom_fences:
         - name: quiz
@@ -136,14 +251,11 @@ plugins:
       fallback_to_default: false
       reconfigure_search: false
       languages:
-        - {{locale: en, name: English, default: true, build: true}}
-        - locale: tr
-          name: Türkçe
-          build: true
-          nav_translations: {{Home: Ana sayfa, Lesson: Ders}}
+{languages}
   - markdown-exec
+{api}
 hooks:
-  - {(ROOT / "src/posenc_site/hooks.py").as_posix()}
+  - {hooks}
 validation:
   omitted_files: warn
   absolute_links: warn
@@ -151,6 +263,42 @@ validation:
   anchors: warn
   not_found: warn
 """
+_LANGUAGE_ENTRIES = {
+    "en": "{locale: en, name: English, default: true, build: true}",
+    "tr": "{locale: tr, name: Türkçe, build: true, "
+    "nav_translations: {Home: Ana sayfa, Lesson: Ders}}",
+    "de": "{locale: de, name: Deutsch, build: true}",
+}
+_SMALL_NAV = "nav:\n  - Home: index.md\n  - Lesson: lesson.md"
+_API = """  - mkdocstrings:
+      custom_templates: src/posenc_site/templates
+      handlers: {python: {paths: [src], options: {docstring_style: numpy, heading_level: 2}}}"""
+
+
+def project_config(
+    name: str,
+    languages: list[str],
+    hooks: str,
+    nav: bool = True,
+    api: bool = False,
+    theme: Path | None = None,
+) -> str:
+    """The mkdocs.yml of a fixture project: ``hooks`` is the path of posenc_site's hooks module;
+    with ``nav`` the two pages of the small project; with ``api`` mkdocstrings reads ``src``;
+    ``theme`` is the theme's custom_dir."""
+    return _PROJECT_CONFIG.format(
+        name=name,
+        custom_dir=f", custom_dir: {theme.as_posix()}" if theme else "",
+        nav=_SMALL_NAV if nav else "",
+        languages="\n".join(f"        - {_LANGUAGE_ENTRIES[code]}" for code in languages),
+        api=_API if api else "",
+        hooks=hooks,
+    )
+
+
+SMALL_CONFIG = project_config(
+    "small", ["en", "tr"], (ROOT / "src/posenc_site/hooks.py").as_posix(), theme=THEME
+)
 
 SMALL_PAGES = {
     "index": ("# {home}\n\nSee [the lesson](lesson.md) and [its formula](lesson.md#eq-sum).\n"),

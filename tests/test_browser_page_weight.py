@@ -1,7 +1,8 @@
 """What a reader downloads on a first visit: requests and gzipped bytes, by kind.
 
-The longest lesson is held to a budget in every language, and no page loads a stylesheet,
-script or font that it does not use. The search index is not part of a first visit: it comes
+The longest lesson is held to a budget in every language (that no page loads a stylesheet,
+script or font that it does not use is checked with every page's load in test_browser_site.py).
+The search index is not part of a first visit: it comes
 when the reader first shows an intent to search (the theme's
 ``partials/search-on-demand.html``), and is held to a budget of its own.
 ``benchmarks/page_weight.py`` prints the same numbers for every lesson.
@@ -14,7 +15,6 @@ from playwright.sync_api import Page, Route, expect
 
 from conftest import SITE
 from posenc_site import page_weight
-from test_browser_site import ALL_PAGES
 
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
@@ -32,33 +32,6 @@ HTML_BUDGET = 40 * KB
 INDEX_BUDGET = {"en": 70, "tr": 80}
 # A word of the longest lesson's prose, in each language.
 QUERY = {"en": "oscillate", "tr": "salınır"}
-
-# Scripts and the markup each one serves; None: every page (Material's bundle and search).
-SCRIPTS = {
-    "assets/javascripts/bundle.": None,
-    "assets/javascripts/workers/search.": None,
-    "assets/quiz.js": ".pe-quiz",
-}
-_UNUSED_STYLESHEETS = """origin => [...document.styleSheets]
-    .filter(sheet => sheet.href && sheet.href.startsWith(origin))
-    .filter(sheet => {
-        const selectors = [];
-        const walk = rules => { for (const rule of rules) {
-            // A rule that only sets custom properties (--x) does nothing by itself.
-            const styles = rule.style ? [...rule.style] : [];
-            if (rule.selectorText && !styles.every(name => name.startsWith("--"))) {
-                selectors.push(rule.selectorText);
-            }
-            if (rule.cssRules) walk(rule.cssRules);
-        } };
-        walk(sheet.cssRules);
-        return !selectors.some(selector => {
-            // [data-md-copying]: set by Material while the copy button reads a block
-            const atRest = selector.replaceAll("[data-md-copying]", "");
-            try { return document.querySelector(atRest) !== null; } catch { return false; }
-        });
-    })
-    .map(sheet => sheet.href)"""
 
 
 def test_budgets_cover_every_language():
@@ -80,21 +53,6 @@ def test_longest_lesson_loads_within_its_budget(page: Page, compressed_site_url:
     summary = {kind: (load.count_of(kind), load.size_of(kind)) for kind in page_weight.KINDS}
     assert load.requests <= requests, summary
     assert load.size <= size * KB, summary
-
-
-@pytest.mark.parametrize("path", ALL_PAGES)
-def test_page_loads_no_asset_it_does_not_use(page: Page, compressed_site_url: str, path):
-    load = page_weight.first_load(page, compressed_site_url + path)
-    assert load.count_of("other") == 0, [r.url for r in load.responses if r.kind == "other"]
-    assert page.evaluate(_UNUSED_STYLESHEETS, compressed_site_url) == []
-    for response in load.responses:
-        if response.kind == "JS":
-            name = response.url.removeprefix(compressed_site_url)
-            served = [markup for prefix, markup in SCRIPTS.items() if name.startswith(prefix)]
-            assert served, f"{name} is not a script the site knows"
-            assert served[0] is None or page.locator(served[0]).count() > 0, name
-    has_math = page.locator("math").count() > 0
-    assert load.count_of("fonts") == has_math
 
 
 @pytest.mark.parametrize("language", [language.code for language in SITE.all])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, project_config
 from posenc_site import languages
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
@@ -65,37 +65,10 @@ def test_the_api_labels_cover_every_label_of_mkdocstrings():
 
 # --- a third language ---------------------------------------------------------------------------
 
-FIXTURE_CONFIG = """
-site_name: fixture
-site_url: https://fixture.example.org/
-theme: {name: material, language: en, font: false}
-markdown_extensions:
-  - admonition
-  - toc: {permalink: true}
-  - pymdownx.arithmatex: {generic: true}
-  - pymdownx.snippets: {base_path: [docs, src]}
-  - pymdownx.superfences:
-      custom_fences:
-        - name: quiz
-          class: quiz
-          format: !!python/name:posenc_site.quiz.fence_format
-plugins:
-  - search
-  - i18n:
-      docs_structure: suffix
-      fallback_to_default: false
-      reconfigure_search: false
-      languages:
-        - {locale: en, name: English, default: true, build: true}
-        - {locale: tr, name: Türkçe, build: true}
-        - {locale: de, name: Deutsch, build: true}
-  - markdown-exec
-  - mkdocstrings:
-      custom_templates: src/posenc_site/templates
-      handlers: {python: {paths: [src], options: {docstring_style: numpy, heading_level: 2}}}
-hooks:
-  - src/posenc_site/hooks.py
-"""
+# The fixture's own copy of src/: its posenc_site has the German strings file.
+FIXTURE_CONFIG = project_config(
+    "fixture", ["en", "tr", "de"], "src/posenc_site/hooks.py", nav=False, api=True
+)
 
 PAGE = """# {title}
 

@@ -110,6 +110,7 @@ def test_lesson_has_its_figures_with_alt_text_in_its_language(site, language):
     assert not any(text in page for text in other)
 
 
+@pytest.mark.build  # a build of its own: among the first tests that read the site
 def test_two_builds_give_identical_lesson_pages_and_downloads(site, tmp_path):
     again = tmp_path / "again"
     result = mkdocs_build(ROOT, again)

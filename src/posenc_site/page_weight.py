@@ -13,6 +13,7 @@ import gzip
 import http.server
 import io
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -177,6 +178,8 @@ def first_load(page: "Page", url: str) -> PageLoad:
     # falls idle while the browser still runs Material's bundle, before it starts the worker.
     page.goto(url, wait_until="networkidle")
     page.wait_for_function(_BUNDLE_RAN)
+    # Lay the page out now (reading a size does) and wait for the fonts that asks for.
+    page.evaluate("document.body.offsetHeight && document.fonts.ready.then(() => null)")
     traffic.settle(indexed=False)
     return traffic.stop()
 
