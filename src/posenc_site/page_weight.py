@@ -13,7 +13,6 @@ import gzip
 import http.server
 import io
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
