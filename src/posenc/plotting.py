@@ -4,7 +4,7 @@ Every function returns a `matplotlib.figure.Figure` built without pyplot, so no 
 is touched. Its text and axes are drawn in a placeholder colour that `to_html` turns into the
 page's own text colour (`currentColor`), so an inline SVG reads well on light and dark pages.
 Labels are arguments, so a page in any language can pass its own; `to_html` draws a figure
-once for all of them and writes each page's labels into the same SVG (see `posenc._svg`).
+once for all of them, and writes each page's labels into the same SVG.
 """
 
 from __future__ import annotations
