@@ -12,6 +12,7 @@ from posenc.plotting import (
     _style,
     dimension_curves,
     encoding_heatmap,
+    heatmap_panels,
     line_plot,
     matrix_heatmap,
     offset_similarity,
@@ -36,6 +37,13 @@ FIGURES = {
     ),
     "line_plot": lambda labels: line_plot(
         np.arange(5.0), {"a": np.arange(5.0) ** 2, "b": np.ones(5)}, **labels
+    ),
+    "heatmap_panels": lambda labels: heatmap_panels(
+        [np.eye(4), np.arange(16.0).reshape(4, 4)],
+        panel_titles=[labels["title"], labels["xlabel"]],
+        colorbar_label=labels["ylabel"],
+        marker=(1, 2),
+        **labels,
     ),
 }
 

@@ -232,6 +232,45 @@ def test_the_same_figure_in_another_language_is_not_drawn_again(monkeypatch):
     assert len(draws) == 2
 
 
+def test_panels_in_another_language_are_not_drawn_again(monkeypatch):
+    # The figure's title (a suptitle), the panels' titles and the colour bar's label are
+    # written into the SVG drawn for the first language.
+    from posenc import _svg
+
+    monkeypatch.setattr(_svg, "_kept", {})
+    draws = []
+    draw = _svg._draw
+    monkeypatch.setattr(_svg, "_draw", lambda figure: draws.append(figure) or draw(figure))
+    grid = np.add.outer(np.arange(6.0), np.arange(6.0))
+
+    def panels(titles, title, colorbar_label):
+        figure = heatmap_panels(
+            [grid, grid.T],
+            panel_titles=titles,
+            title=title,
+            xlabel="x",
+            ylabel="y",
+            colorbar_label=colorbar_label,
+            marker=(2, 3),
+        )
+        return to_html(figure, alt="panels")
+
+    english = panels(["left", "right"], "Similarity to the patch", "similarity")
+    turkish = panels(["sol", "sağ panel"], "Yamanın benzerliği", "benzerlik")
+    assert len(draws) == 1
+    for label in ("sol", "sağ panel", "Yamanın benzerliği", "benzerlik"):
+        assert f">{label}</text>" in turkish
+    assert ">Similarity to the patch</text>" in english
+    assert ">left</text>" not in turkish
+    _svg._kept.clear()  # drawn on its own, the Turkish figure is the same bytes
+    assert panels(["sol", "sağ panel"], "Yamanın benzerliği", "benzerlik") == turkish
+    assert panels(["sol", "sağ panel"], "Yamanın benzerliği", "benzerlik") == turkish
+    assert len(draws) == 2
+    grid[0, 0] = 100.0  # other data: drawn anew
+    assert panels(["sol", "sağ panel"], "Yamanın benzerliği", "benzerlik") != turkish
+    assert len(draws) == 3
+
+
 def test_other_data_is_drawn_anew(monkeypatch):
     from posenc import _svg
 

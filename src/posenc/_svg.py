@@ -95,10 +95,13 @@ def _swappable(text: Text) -> bool:
 
 def _labels(figure: Figure) -> list[Text]:
     """The titles and axis labels of ``figure`` that are drawn as placeholders."""
+    suptitle: Text | None = getattr(figure, "_suptitle", None)  # Figure.suptitle's text
     candidates = [
         text
-        for axes in figure.axes
-        for text in (axes.title, axes.xaxis.label, axes.yaxis.label)
+        for text in [
+            *([suptitle] if suptitle is not None else []),
+            *(t for axes in figure.axes for t in (axes.title, axes.xaxis.label, axes.yaxis.label)),
+        ]
         if _swappable(text)
     ]
     placeholder = re.compile(_PLACEHOLDER.format(r"\d+"))

@@ -452,7 +452,7 @@ def heatmap_panels(
                 axes.plot(marker[1], marker[0], marker="x", color="white", markersize=6)
         figure.suptitle(title)
         figure.colorbar(image, ax=panels, label=colorbar_label, shrink=0.8)
-    return figure
+        return _svg.record(figure, "heatmap_panels", *values, marker)
 
 
 def line_plot(
