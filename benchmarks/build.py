@@ -11,7 +11,9 @@ src/ first on PYTHONPATH and its own cache folder. Each round builds, interleave
 - exec off: the same docs with markdown-exec removed from a copy of mkdocs.yml (blocks are
   shown, not run): the floor the other builds are compared with;
 - cache off: ``POSENC_EXEC_CACHE=off``, every block runs (the build before the cache);
-- cold: an empty cache folder; warm: the same build again;
+- cold: an empty cache folder (the blocks run in a second process, ``posenc_site.exec_ahead``);
+  cold, in the build: the same with ``POSENC_EXEC_AHEAD=off`` (the blocks run one after the
+  other in the build); warm: the same build again;
 - figures run: a warm build with the figures' entries removed (the figures run, nothing else);
 - text blocks run: a warm build with every other entry removed.
 
@@ -26,7 +28,7 @@ before the save. A server that does not get there within ``--serve-timeout`` sec
 stops, is reported with the end of its log in place of its row. An exec-off build runs before
 each edit, while the server waits, and a serve row's ratio is to the best of those: the
 machine may be shared, and the two are then measured in the same minute. The pages of the
-cache-off, cold and warm builds of the first round are compared byte for byte, downloads
+cache-off, both cold and the warm builds of the first round are compared byte for byte, downloads
 included.
 """
 
@@ -297,6 +299,10 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(cache, ignore_errors=True)
             return build(project, site, env)
 
+        def cold_in_build(site: Path) -> Time:
+            shutil.rmtree(cache, ignore_errors=True)
+            return build(project, site, environment(project, cache, POSENC_EXEC_AHEAD="off"))
+
         def rerun(figures: bool) -> Callable[[Path], Time]:
             def run(site: Path) -> Time:
                 remove_entries(cache, figures)
@@ -307,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         kinds: dict[str, Callable[[Path], Time]] = {
             "exec off": lambda site: build(project, site, cache_off, EXEC_OFF_CONFIG),
             "cache off (every block runs)": lambda site: build(project, site, cache_off),
+            "cold cache, blocks in the build": cold_in_build,
             "cold cache": cold,
             "warm cache": lambda site: build(project, site, env),
             "warm, figures run": rerun(figures=True),
@@ -319,9 +326,7 @@ def main(argv: list[str] | None = None) -> int:
             for n, (name, run) in enumerate(kinds.items()):
                 best[name] = best[name].best(run(tmp / f"site-{round_}-{n}"))
             print(f"round {round_ + 1} of {args.rounds} done", file=sys.stderr)
-        identical = same_files(tmp / "site-0-1", tmp / "site-0-2") and same_files(
-            tmp / "site-0-2", tmp / "site-0-3"
-        )
+        identical = all(same_files(tmp / "site-0-1", tmp / f"site-0-{n}") for n in (2, 3, 4))
 
         if not args.no_serve:
             build(project, tmp / "site-warmup", env)  # the cache is warm for the server
@@ -371,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         f"a cold build adds {added:.2f} s to exec off; running the figures adds {figures:.2f} s "
         f"to a warm build ({figures / added:.0%} of that), the other blocks {text:.2f} s"
     )
-    print(f"cache off, cold and warm sites byte-identical: {'yes' if identical else 'NO'}")
+    print(f"cache off, both cold and warm sites byte-identical: {'yes' if identical else 'NO'}")
     for name, message in failures.items():
         print(f"\n{name}: {message}")
     return 0 if identical and not failures else 1

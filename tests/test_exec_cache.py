@@ -197,6 +197,7 @@ def test_install_wraps_markdown_execs_fences_once_and_the_variable_turns_it_off(
     tmp_path, monkeypatch
 ):
     monkeypatch.setenv("POSENC_EXEC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("POSENC_EXEC_AHEAD", "off")  # no worker running the docs' blocks here
     config = fake_config()
     store = exec_cache.install(config)  # type: ignore[arg-type]
     assert store is not None
@@ -242,8 +243,13 @@ def build_fixture(project: Path, site: Path, **env: str) -> dict[str, str]:
 
 
 def entries(project: Path) -> dict[str, int]:
-    """The cache's files and their modification times."""
-    return {entry.name: entry.stat().st_mtime_ns for entry in (project / "cache").iterdir()}
+    """The cache's entries and their modification times."""
+    return {entry.name: entry.stat().st_mtime_ns for entry in (project / "cache").glob("*.json")}
+
+
+def marks(project: Path) -> set[str]:
+    """The codes the cache marks as stored (the blocks a build need not run ahead)."""
+    return {mark.name for mark in (project / "cache" / "ran").iterdir()}
 
 
 @pytest.mark.build
@@ -254,6 +260,7 @@ def test_an_edit_of_posenc_shows_in_the_next_build_and_nothing_else_reruns(small
     for page in build_fixture(tmp_path, tmp_path / "site1").values():
         assert "[0.841 0.54  0.01  1.   ]" in page
     assert len(entries(tmp_path)) == 2  # one block per language
+    assert len(marks(tmp_path)) == 1  # the same code in both
 
     source = tmp_path / "src/posenc/sinusoidal.py"
     # An edit of the function, as an author makes one: the table comes out twice as large.
@@ -266,6 +273,7 @@ def test_an_edit_of_posenc_shows_in_the_next_build_and_nothing_else_reruns(small
         assert "0.841" not in page
     stored = entries(tmp_path)
     assert len(stored) == 4
+    assert len(marks(tmp_path)) == 2  # under the salt of each posenc
 
     assert build_fixture(tmp_path, tmp_path / "site3") == edited
     assert entries(tmp_path) == stored  # nothing run, nothing written

@@ -144,3 +144,19 @@ def test_material_requests_its_index_as_the_search_on_demand_script_expects(sour
     assert code in _material_sources()[source], (
         f"Material no longer {what}: change the theme's partials/search-on-demand.html"
     )
+
+
+def test_markdown_execs_python_formatter_is_base_format_with_its_runner():
+    # posenc_site.exec_cache formats a block run ahead as markdown-exec's Python formatter
+    # does, base_format with another runner; posenc_site.exec_ahead runs the block in the
+    # worker with markdown-exec's own runner, _run_python.
+    from markdown_exec import formatters
+    from markdown_exec._internal.formatters import python
+
+    assert formatters["python"] is python._format_python
+    assert 'base_format(language="python", run=_run_python, **kwargs)' in inspect.getsource(
+        python._format_python
+    ), "markdown-exec formats Python blocks otherwise: change posenc_site.exec_cache"
+    assert python._run_python('print("x", 1)') == "x 1\n", (
+        "markdown-exec's runner changed: change posenc_site.exec_ahead._run"
+    )

@@ -33,9 +33,12 @@ posenc_site stay imported between rebuilds: after their source changes, a block 
 old code, so nothing is stored until the server restarts.
 
 Entries are files ``<key>.json`` in ``.cache/exec/`` beside ``mkdocs.yml`` (git-ignored),
-written atomically, so parallel builds may share the folder. ``POSENC_EXEC_CACHE=off`` turns
-the cache off; ``POSENC_EXEC_CACHE_DIR`` puts the entries elsewhere. Old entries are never
-removed: ``rm -rf .cache`` clears them.
+written atomically, so parallel builds may share the folder. Beside them, ``ran/`` marks the
+code of every stored output (an empty file per code, under the salt): the blocks left
+unmarked are those a build will run, which ``posenc_site.exec_ahead`` runs in a second
+process from the start of the build (``POSENC_EXEC_AHEAD=off`` runs them in the build).
+``POSENC_EXEC_CACHE=off`` turns the cache off; ``POSENC_EXEC_CACHE_DIR`` puts the entries
+elsewhere. Old entries are never removed: ``rm -rf .cache`` clears them.
 """
 
 import functools
@@ -56,7 +59,7 @@ import markdown_exec
 from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 
-from posenc_site import context, exec_failures
+from posenc_site import context, exec_ahead, exec_failures
 
 FORMAT = 1  # bump when what is stored, or how, changes
 DISTRIBUTIONS = (
@@ -79,6 +82,10 @@ Formatter = Callable[..., str]
 
 # The hash of each hashed module's files when this process imported it (see ``install``).
 _imported: dict[str, str] = {}
+# The worker running this build's blocks ahead, kept for the next language's build (and the
+# rebuilds of mkdocs serve) while the salt is the same.
+_ahead: exec_ahead.Ahead | None = None
+_ran_here = False  # whether this process has run a block (mkdocs serve, after its first build)
 
 
 def enabled() -> bool:
@@ -272,6 +279,19 @@ class Store:
             return None
         return str(entry["html"]), int(entry["conversions"])
 
+    def _mark(self, code: str) -> Path:
+        return self.folder / "ran" / exec_ahead.code_key(self.salt, code)
+
+    def has_run(self, code: str) -> bool:
+        """Whether an output of ``code`` was stored under this salt (see :meth:`mark_ran`)."""
+        return self._mark(code).exists()
+
+    def mark_ran(self, code: str) -> None:
+        """Note that an output of ``code`` is stored: it need not run ahead next time."""
+        if self.writable:
+            self._mark(code).parent.mkdir(parents=True, exist_ok=True)
+            self._mark(code).touch()
+
     def write(self, name: str, html: str, conversions: int) -> None:
         """Store an entry atomically: a temporary file, then renamed over the entry."""
         if not self.writable:
@@ -288,8 +308,25 @@ class Store:
             raise
 
 
-def caching(format_: Formatter, store: Store) -> Formatter:
-    """``format_`` (markdown-exec's fence formatter), taking and keeping outputs in ``store``."""
+def _format_run_ahead(output: str, src: str, options: dict[str, Any], md: Any) -> str:
+    """The HTML markdown-exec makes of a Python block that printed ``output``, not running it.
+
+    As markdown-exec's Python formatter, ``base_format`` with its runner, but the runner
+    gives what the block printed in the worker.
+    """
+
+    def run(*_: Any, **__: Any) -> str:
+        return output
+
+    html: str = markdown_exec.base_format(language="python", run=run, code=src, md=md, **options)
+    return html
+
+
+def caching(format_: Formatter, store: Store, ahead: exec_ahead.Ahead | None = None) -> Formatter:
+    """``format_`` (markdown-exec's fence formatter), taking and keeping outputs in ``store``.
+
+    A block the cache misses takes its output from ``ahead`` when the worker ran its code.
+    """
 
     def cached_format(
         src: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
@@ -310,9 +347,16 @@ def caching(format_: Formatter, store: Store) -> Formatter:
             converter.counter += conversions
             return Markup(html)
         failures, counter = exec_failures.count(), converter.counter
-        html = format_(src, language, class_name, options, md, **kwargs)
+        output = ahead.output(src) if ahead is not None and language == "python" else None
+        if output is not None:
+            html = _format_run_ahead(output, src, options, md)
+        else:
+            global _ran_here
+            _ran_here = True
+            html = format_(src, language, class_name, options, md, **kwargs)
         if exec_failures.count() == failures and storable(html):
             store.write(name, str(html), converter.counter - counter)
+            store.mark_ran(src)
         return html
 
     cached_format.exec_cache_of = format_  # type: ignore[attr-defined]
@@ -330,11 +374,44 @@ def install(config: MkDocsConfig) -> Store | None:
     code = code_hashes(config_file)
     current = _runs_current_code({**code, "posenc_site": site_code_hash()})
     store = Store(cache_dir(config_file), salt(config_file, code), current, Path(config.docs_dir))
+    ahead = _ahead_of(config, store)
     superfences = config.mdx_configs.get("pymdownx.superfences", {})
     for fence in superfences.get("custom_fences", []):
         # Wrapped by an earlier language's build (mkdocs-static-i18n runs on_config once per
         # language on the same configuration): wrapped again, with this build's store.
         original = getattr(fence.get("format"), "exec_cache_of", fence.get("format"))
         if original is markdown_exec.formatter:
-            fence["format"] = caching(original, store)
+            fence["format"] = caching(original, store, ahead)
     return store
+
+
+def ahead_enabled() -> bool:
+    """Whether blocks may run ahead in a worker (``POSENC_EXEC_AHEAD=off`` says no)."""
+    return os.environ.get("POSENC_EXEC_AHEAD", "on").lower() not in {"off", "0", "false", "no"}
+
+
+def _ahead_of(config: MkDocsConfig, store: Store) -> exec_ahead.Ahead | None:
+    """The worker of this build: the last one if the salt is the same, or a new one if due.
+
+    A new one is due when this process runs the code on disk and has not run a block yet
+    (its first build: it would pay the imports of NumPy and matplotlib itself), and some
+    block has no stored output. Under mkdocs serve, a block changed later runs at once in
+    the server, which has those imports.
+    """
+    global _ahead
+    if _ahead is not None and _ahead.salt == store.salt and store.writable:
+        return _ahead
+    if _ahead is not None:
+        _ahead.stop()
+        _ahead = None
+    site = context.current.languages
+    if not (ahead_enabled() and store.writable and site) or _ran_here:
+        return None
+    docs = Path(config.docs_dir)
+    snippets = config.mdx_configs.get("pymdownx.snippets", {})
+    base_paths = [Path(path) for path in snippets.get("base_path", [docs])]
+    pages = exec_ahead.pages_in_build_order(docs, [lang.page_suffix for lang in site.all])
+    codes = [code for code in exec_ahead.planned(pages, base_paths) if not store.has_run(code)]
+    if codes:
+        _ahead = exec_ahead.Ahead(codes, store.salt)
+    return _ahead
