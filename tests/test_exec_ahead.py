@@ -139,3 +139,16 @@ def test_no_worker_when_every_block_has_run_or_the_variable_says_no(tmp_path, mo
         monkeypatch.setattr(exec_cache, "_ahead", None)
         monkeypatch.setattr(exec_cache, "_ran_here", True)  # mkdocs serve after a build
         assert exec_cache._ahead_of(config, exec_cache.Store(tmp_path / "c", SALT)) is None
+
+
+def test_what_a_block_writes_past_print_does_not_reach_the_build():
+    codes = [
+        'import os, sys\nsys.stdout.write("[1, null]\\n")\nos.write(1, b"[1, null]\\n")\nprint(0)',
+        'import time\ntime.sleep(1)\nprint("second")',  # written back well after the first
+    ]
+    ahead = exec_ahead.Ahead(codes, SALT)
+    try:
+        assert ahead.output(codes[0]) == "0\n"
+        assert ahead.output(codes[1]) == "second\n"
+    finally:
+        ahead.stop()

@@ -42,8 +42,6 @@ from typing import IO, Any
 
 from posenc_site.blocks import page_blocks
 
-_PROTOCOL_FD_ENV = "POSENC_EXEC_AHEAD_FD"
-
 
 def code_key(salt: str, code: str) -> str:
     """The key of a block's code under ``salt``: its trailing newlines do not count.
@@ -106,22 +104,21 @@ class Ahead:
         self._outputs: dict[int, str | None] = {}
         self._done = False
         self._changed = threading.Condition()
-        read, write = os.pipe()
         # posenc_site itself from where this process has it; the rest from sys.path, sent below.
         here = str(Path(__file__).resolve().parent.parent)
         python_path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
-        env = {**os.environ, "PYTHONPATH": python_path, _PROTOCOL_FD_ENV: str(write)}
         self._process = subprocess.Popen(
             [sys.executable, "-m", "posenc_site.exec_ahead"],
             stdin=subprocess.PIPE,
-            env=env,
-            pass_fds=(write,),
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": python_path},
         )
-        os.close(write)
         atexit.register(self.stop)
-        assert self._process.stdin is not None
-        threading.Thread(target=self._send, args=(self._process.stdin, codes), daemon=True).start()
-        threading.Thread(target=self._receive, args=(os.fdopen(read),), daemon=True).start()
+        stdin, stdout = self._process.stdin, self._process.stdout
+        assert stdin is not None
+        assert stdout is not None
+        threading.Thread(target=self._send, args=(stdin, codes), daemon=True).start()
+        threading.Thread(target=self._receive, args=(stdout,), daemon=True).start()
 
     def _send(self, stdin: IO[bytes], codes: Sequence[str]) -> None:
         try:
@@ -130,7 +127,7 @@ class Ahead:
         except OSError:  # the worker stopped: every output is missing, the build runs them
             pass
 
-    def _receive(self, outputs: IO[str]) -> None:
+    def _receive(self, outputs: IO[bytes]) -> None:
         with outputs:
             for line in outputs:
                 n, output = json.loads(line)
@@ -169,11 +166,17 @@ def _run(code: str) -> str | None:
 
 
 def main() -> None:
-    """The worker: read sys.path and the codes on stdin, write ``[n, output]`` lines back."""
-    channel = os.fdopen(int(os.environ.pop(_PROTOCOL_FD_ENV)), "w", encoding="utf-8")
+    """The worker: read sys.path and the codes on stdin, write ``[n, output]`` lines back.
+
+    The lines go to the standard output it was started with; from then on, the standard
+    output is the standard error, so that nothing a block writes past ``print`` (which
+    markdown-exec captures) reaches them.
+    """
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     request: dict[str, Any] = json.loads(sys.stdin.buffer.read())
     sys.path[:] = request["path"]
-    sys.stdout = sys.stderr  # what a block writes past print() must not reach the channel
     with channel:
         for n, code in enumerate(request["codes"]):
             channel.write(json.dumps([n, _run(code)]) + "\n")

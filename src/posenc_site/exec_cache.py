@@ -413,5 +413,8 @@ def _ahead_of(config: MkDocsConfig, store: Store) -> exec_ahead.Ahead | None:
     pages = exec_ahead.pages_in_build_order(docs, [lang.page_suffix for lang in site.all])
     codes = [code for code in exec_ahead.planned(pages, base_paths) if not store.has_run(code)]
     if codes:
-        _ahead = exec_ahead.Ahead(codes, store.salt)
+        try:
+            _ahead = exec_ahead.Ahead(codes, store.salt)
+        except OSError:  # no process to be had: the blocks run in the build
+            _ahead = None
     return _ahead
