@@ -19,7 +19,7 @@ The worker is started only when the build runs the code on disk (``Store.writabl
 process has run no block yet: under ``mkdocs serve``, after the first build, a changed block
 runs at once in the server, which has imported what it needs.
 
-The worker (``python -m posenc_site.exec_ahead``) gets the server's ``sys.path``, so it imports
+The worker (``python -m posenc_site.exec_ahead``) gets the build's ``sys.path``, so it imports
 the same posenc, and runs each block with markdown-exec's own runner: a fresh namespace and
 ``print`` captured, as a block run in the build. It writes each output back as soon as it has
 it. A block whose code the worker did not run, that raised there, or whose output never came
