@@ -1,10 +1,12 @@
 """Every page of the built site in Chromium: nothing from other hosts, no console error, no
 stylesheet, script or font that the page does not use; formulas and the language switcher."""
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import ConsoleMessage, Error, Page, Request, expect
 
 from conftest import SITE, TURKISH
 from posenc_site import page_weight
@@ -60,19 +62,59 @@ _UNUSED_STYLESHEETS = """origin => [...document.styleSheets]
     .map(sheet => sheet.href)"""
 
 
+@dataclass
+class Watched:
+    """The worker's tab with its cache off, and what it reported (see ``watched``)."""
+
+    page: Page
+    foreign: list[str] = field(default_factory=list)  # requests to other hosts
+    errors: list[str] = field(default_factory=list)  # console errors, uncaught exceptions
+
+
+@pytest.fixture
+def watched(tab: Page, site_url: str) -> Iterator[Watched]:
+    """The worker's tab, its cache off, its requests and errors recorded until the test ends.
+
+    With the cache off (DevTools' "Disable cache") every file of a page is requested, as on a
+    first visit: the same responses as a new context, on every page of both languages, for a
+    third of the processor time.
+    """
+    watched = Watched(tab)
+
+    def request(r: Request) -> None:
+        if not r.url.startswith(site_url):
+            watched.foreign.append(r.url)
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            watched.errors.append(message.text)
+
+    def page_error(error: Error) -> None:
+        watched.errors.append(str(error))
+
+    listeners = {"request": request, "console": console, "pageerror": page_error}
+    for event, listener in listeners.items():
+        tab.on(event, listener)
+    devtools = tab.context.new_cdp_session(tab)
+    devtools.send("Network.enable")
+    devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    yield watched
+    devtools.send("Network.setCacheDisabled", {"cacheDisabled": False})
+    devtools.detach()
+    for event, listener in listeners.items():
+        tab.remove_listener(event, listener)
+
+
 @pytest.mark.parametrize("path", ALL_PAGES)
 def test_page_loads_only_what_it_uses_from_the_site_without_console_errors(
-    page: Page, site_url: str, path
+    watched: Watched, site_url: str, path
 ):
-    # One first load of the page (posenc_site.page_weight: an empty cache, until the network
-    # is idle) serves every check.
-    foreign, errors = [], []
-    page.on("request", lambda r: None if r.url.startswith(site_url) else foreign.append(r.url))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    # One first load of the page (posenc_site.page_weight, every file from the server)
+    # serves every check.
+    page = watched.page
     load = page_weight.first_load(page, site_url + path)
-    assert foreign == []
-    assert errors == []
+    assert watched.foreign == []
+    assert watched.errors == []
     assert load.count_of("other") == 0, [r.url for r in load.responses if r.kind == "other"]
     assert page.evaluate(_UNUSED_STYLESHEETS, site_url) == []
     for response in load.responses:
