@@ -72,13 +72,9 @@ class Watched:
 
 
 @pytest.fixture
-def watched(tab: Page, site_url: str) -> Iterator[Watched]:
-    """The worker's tab, its cache off, its requests and errors recorded until the test ends.
-
-    With the cache off (DevTools' "Disable cache") every file of a page is requested, as on a
-    first visit: the same responses as a new context, on every page of both languages, for a
-    third of the processor time.
-    """
+def watched(uncached_tab: Page, site_url: str) -> Iterator[Watched]:
+    """The worker's tab, its cache off, its requests and errors recorded until the test ends."""
+    tab = uncached_tab
     watched = Watched(tab)
 
     def request(r: Request) -> None:
@@ -95,12 +91,7 @@ def watched(tab: Page, site_url: str) -> Iterator[Watched]:
     listeners = {"request": request, "console": console, "pageerror": page_error}
     for event, listener in listeners.items():
         tab.on(event, listener)
-    devtools = tab.context.new_cdp_session(tab)
-    devtools.send("Network.enable")
-    devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
     yield watched
-    devtools.send("Network.setCacheDisabled", {"cacheDisabled": False})
-    devtools.detach()
     for event, listener in listeners.items():
         tab.remove_listener(event, listener)
 
