@@ -4,23 +4,21 @@ import subprocess
 import sys
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Page
 
 LESSON = {"en": "lessons/positional-encoding/", "tr": "tr/lessons/positional-encoding/"}
 
 
-def copied(browser: Browser, url: str, selector: str) -> str:
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-    page = context.new_page()
+def copied(page: Page, url: str, selector: str) -> str:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(url)
+    page.evaluate("navigator.clipboard.writeText('')")  # what a test before copied is gone
     block = page.locator(selector).first
     block.scroll_into_view_if_needed()
     block.hover()
     block.locator('button[data-md-type="copy"]').click()
     page.wait_for_function("navigator.clipboard.readText().then(t => t.length > 0)")
-    text = page.evaluate("navigator.clipboard.readText()")
-    context.close()
-    return text
+    return page.evaluate("navigator.clipboard.readText()")
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
@@ -28,8 +26,8 @@ def run(code: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("language", ["en", "tr"])
-def test_copying_a_pycon_block_leaves_out_prompts_and_output(browser, site_url, language):
-    text = copied(browser, site_url + LESSON[language], "div.highlight:has(.gp)")
+def test_copying_a_pycon_block_leaves_out_prompts_and_output(tab, site_url, language):
+    text = copied(tab, site_url + LESSON[language], "div.highlight:has(.gp)")
     assert ">>>" not in text
     assert "..." not in text
     assert "1.472" not in text  # the session's printed output
@@ -40,9 +38,9 @@ def test_copying_a_pycon_block_leaves_out_prompts_and_output(browser, site_url, 
 
 
 @pytest.mark.parametrize("language", ["en", "tr"])
-def test_copying_an_executed_block_copies_its_source_only(browser, site_url, language):
+def test_copying_an_executed_block_copies_its_source_only(tab, site_url, language):
     selector = "div.highlight:has(code .kn):not(:has(.gp))"
-    text = copied(browser, site_url + LESSON[language], selector)
+    text = copied(tab, site_url + LESSON[language], selector)
     assert text.startswith("import numpy as np\nfrom posenc import self_attention\n")
     result = run(text)
     assert result.returncode == 0, result.stderr

@@ -73,8 +73,8 @@ def test_a_server_with_the_nearest_rule_shows_the_turkish_404(page: Page, neares
     assert failed == []
 
 
-def test_the_english_404_under_the_nearest_rule(page: Page, nearest_404_url: str):
-    response = page.goto(nearest_404_url + "lessons/no-such-lesson/")
+def test_the_english_404_under_the_nearest_rule(tab: Page, nearest_404_url: str):
+    response = tab.goto(nearest_404_url + "lessons/no-such-lesson/")
     assert response is not None
     assert response.status == 404
-    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(tab.locator("html")).to_have_attribute("lang", "en")

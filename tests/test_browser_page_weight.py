@@ -113,8 +113,9 @@ def _tap_search_icon(page: Page) -> None:
     ids=["/", "s", "f", "search icon"],
 )
 def test_material_ways_of_opening_search_bring_the_index(
-    page: Page, compressed_site_url: str, width: int, intent: Callable[[Page], None]
+    uncached_tab: Page, compressed_site_url: str, width: int, intent: Callable[[Page], None]
 ):
+    page = uncached_tab
     page.set_viewport_size({"width": width, "height": 800})
     page_weight.first_load(page, compressed_site_url + LONGEST_LESSON)
     with page.expect_response(compressed_site_url + "search/search_index.json") as response:
@@ -124,10 +125,10 @@ def test_material_ways_of_opening_search_bring_the_index(
 
 
 def test_a_page_opened_from_a_search_result_highlights_the_query(
-    page: Page, compressed_site_url: str
+    tab: Page, compressed_site_url: str
 ):
     # Material highlights the h parameter's words with the index's settings: the index comes
     # at once on such a page.
-    page.goto(compressed_site_url + LONGEST_LESSON + "?h=oscillate")
-    mark = page.locator("article mark[data-md-highlight]").first
+    tab.goto(compressed_site_url + LONGEST_LESSON + "?h=oscillate")
+    mark = tab.locator("article mark[data-md-highlight]").first
     expect(mark).to_have_text("oscillate", ignore_case=True)

@@ -31,9 +31,9 @@ SAY = {language: _said(language) for language in LANGUAGES}
 
 
 @pytest.fixture
-def lesson(page: Page, site_url: str, request: pytest.FixtureRequest) -> Page:
-    page.goto(site_url + LESSON[request.param])
-    return page
+def lesson(tab: Page, site_url: str, request: pytest.FixtureRequest) -> Page:
+    tab.goto(site_url + LESSON[request.param])
+    return tab
 
 
 def form(page: Page, kind: str) -> Locator:

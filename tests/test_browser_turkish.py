@@ -37,20 +37,20 @@ def search(page: Page, query: str, expected_url: str) -> list[str]:
         ("lessons/positional-encoding/", "oscillate", "lessons/positional-encoding/"),
     ],
 )
-def test_search_returns_pages_of_the_same_language(page: Page, site_url, path, query, expected):
-    page.goto(site_url + path)
-    hrefs = search(page, query, site_url + expected)
+def test_search_returns_pages_of_the_same_language(tab: Page, site_url, path, query, expected):
+    tab.goto(site_url + path)
+    hrefs = search(tab, query, site_url + expected)
     assert hrefs
     language = SITE.of_url(path)
     assert all(SITE.of_url(href.removeprefix(site_url)) == language for href in hrefs), hrefs
 
 
-def test_table_of_contents_link_jumps_to_its_turkish_heading(page: Page, site_url):
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(site_url + "tr/lessons/positional-encoding/")
-    link = page.locator('.md-sidebar--secondary a.md-nav__link[href="#sinus-tabanli-kodlama"]')
+def test_table_of_contents_link_jumps_to_its_turkish_heading(tab: Page, site_url):
+    tab.set_viewport_size({"width": 1400, "height": 900})
+    tab.goto(site_url + "tr/lessons/positional-encoding/")
+    link = tab.locator('.md-sidebar--secondary a.md-nav__link[href="#sinus-tabanli-kodlama"]')
     expect(link).to_have_text("Sinüs tabanlı kodlama")
     link.click()
-    expect(page).to_have_url(site_url + "tr/lessons/positional-encoding/#sinus-tabanli-kodlama")
-    heading = page.locator("h2#sinus-tabanli-kodlama")
+    expect(tab).to_have_url(site_url + "tr/lessons/positional-encoding/#sinus-tabanli-kodlama")
+    heading = tab.locator("h2#sinus-tabanli-kodlama")
     expect(heading).to_be_in_viewport()
