@@ -138,3 +138,13 @@ def test_the_sitemap_lists_both_languages_of_every_page_as_alternates(site):
     for page, alternates in expected_alternates.items():
         for language in SITE.all:
             assert entries[SITE_URL + language.url_prefix + page] == alternates, page
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_no_script_holds_up_the_first_paint(site, path):
+    # Material's bundle and the quiz script are deferred (theme/main.html): the browser draws
+    # the page while they load. The inline scripts are small and need no request.
+    html = (site / path / "index.html").read_text(encoding="utf-8")
+    scripts = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html)
+    assert scripts
+    assert [script for script in scripts if " defer" not in script] == []
