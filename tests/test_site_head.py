@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, SITE, SITE_URL
+from conftest import ROOT, SITE, SITE_URL, TURKISH
 from test_browser_site import ALL_PAGES, PAGES
 
 DOCS = ROOT / "docs"
@@ -148,3 +148,15 @@ def test_no_script_holds_up_the_first_paint(site, path):
     scripts = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html)
     assert scripts
     assert [script for script in scripts if " defer" not in script] == []
+
+
+@pytest.mark.parametrize("path", [*ALL_PAGES, "404.html", TURKISH.url_prefix + "404.html"])
+def test_the_search_dialog_is_named_in_the_pages_language(site, path):
+    # theme/partials/search.html names Material's search dialog with Material's own word for
+    # "Search" in the language of the page.
+    page = site / path / "index.html" if path.endswith("/") or not path else site / path
+    html = page.read_text(encoding="utf-8")
+    name = {"en": "Search", "tr": "Ara"}[re.search(r'<html lang="(\w+)"', html).group(1)]
+    assert re.findall(r'<div class="md-search"[^>]*>', html) == [
+        f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{name}">'
+    ]
