@@ -160,3 +160,18 @@ def test_the_search_dialog_is_named_in_the_pages_language(site, path):
     assert re.findall(r'<div class="md-search"[^>]*>', html) == [
         f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{name}">'
     ]
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_pages_with_formulas_ask_for_the_math_font_at_once(site, path):
+    # Found through the stylesheet only after the first paint, the font moved the formulas'
+    # lines when it arrived (theme/main.html).
+    html = (site / path / "index.html").read_text(encoding="utf-8")
+    preloads = re.findall(r'<link rel="preload"[^>]*>', html)
+    prefix = "../" * path.count("/")
+    font = (
+        f'<link rel="preload" href="{prefix}assets/fonts/noto-sans-math-subset.woff2" '
+        'as="font" type="font/woff2" crossorigin>'
+    )
+    assert preloads == ([font] if "<math" in html else [])
+    assert (site / "assets/fonts/noto-sans-math-subset.woff2").is_file()
