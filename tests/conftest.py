@@ -67,6 +67,26 @@ def _fixtures(item: pytest.Item) -> set[str]:
     return set(getattr(item, "fixturenames", ()))
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the Lighthouse tests measured (recorded as ``lighthouse`` properties).
+
+    The tests may run in xdist workers, whose output pytest does not show; their reports
+    carry the recorded properties to this process.
+    """
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "lighthouse"
+    ]
+    if lines:
+        terminalreporter.write_sep("-", "Lighthouse (mobile, simulated throttling)")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)
+
+
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` for the project at ``project`` into ``site``."""
     return subprocess.run(

@@ -126,7 +126,7 @@ def right_letters(quiz: Locator) -> list[str]:
     letters = []
     for select in quiz.locator("select").all():
         right = select.get_attribute("data-correct")
-        label = select.locator(f'option[value="{right}"]').inner_text()
+        label = (select.locator(f'option[value="{right}"]').text_content() or "").strip()
         letters.append(label[0])
     return letters
 

@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 import pytest
+from matplotlib.text import Text
 
 from posenc import _svg, _svg_clean
 from posenc.plotting import (
@@ -16,6 +17,7 @@ from posenc.plotting import (
     line_plot,
     matrix_heatmap,
     offset_similarity,
+    to_html,
 )
 
 # Labels as tall as one another (each has an ascending letter, none a letter that reaches
@@ -104,18 +106,36 @@ def _points(data):
     return np.array(points)
 
 
+def _drawn_points(svg):
+    """Every point of every path drawn, a ``<use>`` as its path moved.
+
+    Paths of ``fill: none`` and nothing else draw nothing and are left out.
+    """
+    marks = dict(re.findall(r'<path id="([^"]+)" d="([^"]*)"', svg))
+    shapes = []
+    for name, x, y in re.findall(r'<use xlink:href="#([^"]+)" x="([^"]+)" y="([^"]+)"', svg):
+        shapes.append(_points(marks[name]) + np.array([float(x), float(y)]))
+    for data, attributes in re.findall(r'<path d="([^"]*)"([^>]*)/>', svg):
+        if re.sub(r"\s", "", attributes) != 'style="fill:none"':
+            shapes.append(_points(data))
+    return np.concatenate(shapes)
+
+
 @pytest.mark.parametrize("name", FIGURES)
 def test_cleaning_keeps_every_point_of_every_path(name):
     raw = _drawn(FIGURES[name](SHORT))
     clean = _svg_clean.clean(raw, ink=_INK, id_prefix="p-")
-    before = re.findall(r' d="([^"]*)"', raw)
+    assert "<use" in raw
+    assert "<use" not in clean  # every tick is part of one path per kind of tick
+    old, new = _drawn_points(raw), _drawn_points(clean)
+    assert old.shape == new.shape
+    distances = np.linalg.norm(old[:, None] - new[None], axis=-1)
+    # Each point where it was, to the rounding of a position and of a step (0.01 each way).
+    assert distances.min(axis=0).max() <= 0.011
+    assert distances.min(axis=1).max() <= 0.011
+    before = re.findall(r' d="([^"]*)"|(<use [^>]*>)', raw)
     after = re.findall(r' d="([^"]*)"', clean)
-    assert len(before) == len(after) > 5
-    for old, new in zip(before, after, strict=True):
-        old_points, new_points = _points(old), _points(new)
-        assert old_points.shape == new_points.shape
-        np.testing.assert_allclose(new_points, old_points, atol=0.006)  # rounded to 0.01
-    assert sum(map(len, after)) < sum(map(len, before)) / 2
+    assert sum(map(len, after)) < sum(len(a + b) for a, b in before) / 2
 
 
 @pytest.mark.parametrize("name", FIGURES)
@@ -144,3 +164,19 @@ def test_paths_with_curves_keep_their_commands():
     data = "M 0 0 \nC 1.123456 2 3 4 5.5 6 \nL 10 10 \nz"
     assert _svg_clean._path(data) == "M 0 0 C 1.12 2 3 4 5.5 6 L 10 10 z"
     assert _svg_clean._path("M 1 2 \nL 1 5 \nL 4 5 \nL 6.004 7 \nz") == "M1 2v3h3l2 2z"
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_a_figure_is_a_few_elements_per_axes_and_curve_not_one_per_tick(name):
+    # A browser styles, lays out and keeps each element of a page. matplotlib writes each tick
+    # as a <use> of its mark; cleaned, each kind of tick of an axis is one path (and the
+    # four spines one path): some seven elements an axes (ticks, spines, clip path, content),
+    # two a curve (its line and its legend entry), and the texts.
+    figure = FIGURES[name](SHORT)
+    html = to_html(figure, alt="a figure")
+    elements = re.findall(r"<([a-zA-Z]+)", html)
+    drawn = [tag for tag in elements if tag not in ("figure", "title", "text", "tspan")]
+    curves = sum(len(axes.get_lines()) for axes in figure.axes)
+    assert len(drawn) <= 4 + 7 * len(figure.axes) + 2 * curves
+    texts = [text for text in figure.findobj(Text) if text.get_visible() and text.get_text()]
+    assert elements.count("text") <= len(texts)

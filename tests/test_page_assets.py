@@ -35,3 +35,12 @@ def test_responses_are_sorted_by_kind():
         page_weight.kind_of("http://h/assets/images/favicon.png"),
     ]
     assert kinds == list(page_weight.KINDS)
+
+
+def test_a_deferred_script_is_removed_from_pages_that_do_not_use_it():
+    head = HEAD.replace("<script src=", "<script defer src=")
+    assert "quiz.js" not in page_assets.remove_unused(head.format(content="<p>Text</p>"), "")
+    quiz = '<form class="pe-quiz">'
+    assert '<script defer src="../../assets/quiz.js">' in page_assets.remove_unused(
+        head.format(content=quiz), quiz
+    )

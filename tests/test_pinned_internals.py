@@ -160,3 +160,54 @@ def test_markdown_execs_python_formatter_is_base_format_with_its_runner():
     assert python._run_python('print("x", 1)') == "x 1\n", (
         "markdown-exec's runner changed: change posenc_site.exec_ahead._run"
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "what", "template"),
+    [
+        (
+            "browser/document/index.ts",
+            'fromEvent(document, "DOMContentLoaded", { once: true })',
+            "starts on DOMContentLoaded (its bundle is deferred)",
+            "main.html",
+        ),
+        (
+            "templates/clipboard/index.tsx",
+            '<nav class="md-code__nav"></nav>',
+            "wraps a code block's buttons in an unnamed nav",
+            "partials/a11y-fixes.html",
+        ),
+        (
+            "templates/table/index.tsx",
+            '<div class="md-typeset__scrollwrap">',
+            "wraps tables in a scrolling box",
+            "partials/a11y-fixes.html",
+        ),
+    ],
+)
+def test_material_scripts_work_as_the_theme_expects(source, code, what, template):
+    assert code in _material_sources()[source], (
+        f"Material no longer {what}: change the theme's {template}"
+    )
+
+
+def test_the_search_partial_is_materials_own_with_a_named_dialog():
+    # src/posenc_site/theme/partials/search.html overrides Material's to name the dialog.
+    from pathlib import Path
+
+    import material
+
+    from conftest import THEME
+
+    def body(template: str) -> str:
+        return template.split("-#}\n", 1)[1]  # without the leading comment
+
+    theirs = (Path(material.__file__).parent / "templates/partials/search.html").read_text()
+    ours = (THEME / "partials/search.html").read_text(encoding="utf-8")
+    dialog = 'role="dialog"'
+    named = dialog + " aria-label=\"{{ lang.t('search') }}\""
+    assert named in ours
+    assert body(ours).replace(named, dialog) == body(theirs), (
+        "Material's partials/search.html changed: copy it again into the theme, with the "
+        "dialog's aria-label"
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, SITE, SITE_URL
+from conftest import ROOT, SITE, SITE_URL, TURKISH
 from test_browser_site import ALL_PAGES, PAGES
 
 DOCS = ROOT / "docs"
@@ -138,3 +138,40 @@ def test_the_sitemap_lists_both_languages_of_every_page_as_alternates(site):
     for page, alternates in expected_alternates.items():
         for language in SITE.all:
             assert entries[SITE_URL + language.url_prefix + page] == alternates, page
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_no_script_holds_up_the_first_paint(site, path):
+    # Material's bundle and the quiz script are deferred (theme/main.html): the browser draws
+    # the page while they load. The inline scripts are small and need no request.
+    html = (site / path / "index.html").read_text(encoding="utf-8")
+    scripts = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", html)
+    assert scripts
+    assert [script for script in scripts if " defer" not in script] == []
+
+
+@pytest.mark.parametrize("path", [*ALL_PAGES, "404.html", TURKISH.url_prefix + "404.html"])
+def test_the_search_dialog_is_named_in_the_pages_language(site, path):
+    # theme/partials/search.html names Material's search dialog with Material's own word for
+    # "Search" in the language of the page.
+    page = site / path / "index.html" if path.endswith("/") or not path else site / path
+    html = page.read_text(encoding="utf-8")
+    name = {"en": "Search", "tr": "Ara"}[re.search(r'<html lang="(\w+)"', html).group(1)]
+    assert re.findall(r'<div class="md-search"[^>]*>', html) == [
+        f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{name}">'
+    ]
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_pages_with_formulas_ask_for_the_math_font_at_once(site, path):
+    # Found through the stylesheet only after the first paint, the font moved the formulas'
+    # lines when it arrived (theme/main.html).
+    html = (site / path / "index.html").read_text(encoding="utf-8")
+    preloads = re.findall(r'<link rel="preload"[^>]*>', html)
+    prefix = "../" * path.count("/")
+    font = (
+        f'<link rel="preload" href="{prefix}assets/fonts/noto-sans-math-subset.woff2" '
+        'as="font" type="font/woff2" crossorigin>'
+    )
+    assert preloads == ([font] if "<math" in html else [])
+    assert (site / "assets/fonts/noto-sans-math-subset.woff2").is_file()

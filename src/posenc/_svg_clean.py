@@ -13,7 +13,12 @@ handful of elements and path commands, so a few passes over the text do what is 
   far below a pixel, and round the positions of texts and marks the same way; transforms keep
   4 decimals, since they scale images;
 - store opaque images as palette PNGs where that keeps every pixel;
-- state the font list once, on the root, and write the ink colour as ``currentColor``.
+- state the font list once, on the root, and write the ink colour as ``currentColor``;
+- draw what matplotlib writes as many elements as few (`_merged`): every mark placed with
+  ``<use>`` (a tick, a marker) becomes part of one path per mark and style, the consecutive
+  strokes of one style (the four spines of an axes) one path, and the paths that draw nothing
+  (a figure's or an axes' background with ``fill:none`` and no stroke) go. A browser lays out,
+  styles and keeps in memory each element of a page; a figure was most of them in ``<use>``.
 """
 
 from __future__ import annotations
@@ -138,6 +143,100 @@ def _without_bare_groups(svg: str) -> str:
     return "".join(out)
 
 
+_TOKEN = re.compile(r"<[^>]*>|[^<]+")
+_DEF_PATH = re.compile(r'<path id="([^"]+)" d="([^"]*)" style="([^"]*)"/>')
+_USE = re.compile(r'<use xlink:href="#([^"]+)" x="([^"]+)" y="([^"]+)" style="([^"]*)"/>')
+# A path that neither fills nor strokes draws nothing; inside a clip path its shape counts.
+_INVISIBLE = re.compile(r'<clipPath\b.*?</clipPath>|<path d="[^"]*" style="fill:none"/>')
+_PLAIN_PATH = re.compile(r'<path d="([^"]*)"((?: (?:clip-path|style)="[^"]*")*)/>')
+# Moved from one element to one path, a mark draws the same only where its copies never
+# cover one another translucently, and a stroke only where no dash runs across its parts.
+_NOT_MERGED = re.compile(r"opacity|dasharray")
+# The tags between which marks may be gathered into one path: the marks and the texts of
+# axes' ticks, which do not overlap (matplotlib pads tick labels away from their ticks).
+_RUN = re.compile(r"</?(?:defs|text|tspan)\b|<path id=")
+# Where the translated copy of a mark's path starts: an absolute move, then relative steps.
+_RELATIVE_MARK = re.compile(r"M(-?[\d.]+)(?: (?=[\d.])|(?=-))(-?[\d.]+)([mhvlz\d .-]*)")
+
+
+def _style_of(*styles: str) -> str:
+    """One style of several, a later one's properties over an earlier one's.
+
+    A referenced path's own style takes precedence over its ``<use>``'s (SVG 1.1, 5.6).
+    """
+    properties: dict[str, str] = {}
+    for style in styles:
+        for item in filter(None, style.split(";")):
+            name, _, value = item.partition(":")
+            properties[name] = value
+    return ";".join(f"{name}:{value}" for name, value in properties.items())
+
+
+def _merged(svg: str) -> str:
+    """The same picture in fewer elements (see the module's description)."""
+    if re.search(r"<(?:svg|g)\b[^>]*style=\"[^\"]*stroke", svg):
+        return svg  # a stroke inherited from a group: leave the paths as they are
+    marks: dict[str, tuple[str, ...]] = {}  # id -> start x, start y, steps, style
+    for name, data, style in _DEF_PATH.findall(svg):
+        mark = _RELATIVE_MARK.fullmatch(data)
+        if mark and not _NOT_MERGED.search(style):
+            marks[name] = (*mark.groups(), style)
+    out: list[str] = []
+    paths: dict[tuple[str, str], tuple[int, list[str]]] = {}  # (mark, style) -> place, data
+    in_text = False
+    for token in _TOKEN.findall(svg):
+        use = _USE.fullmatch(token)
+        if use and use.group(1) in marks and not _NOT_MERGED.search(use.group(4)):
+            name, x, y, style = use.groups()
+            start_x, start_y, steps, own_style = marks[name]
+            at = [_number(float(x) + float(start_x)), _number(float(y) + float(start_y))]
+            if (name, style) not in paths:
+                paths[name, style] = (len(out), [])
+                out.append(_style_of(style, own_style))
+            paths[name, style][1].append(f"M{_join(at)}{steps}")
+            continue
+        if token.startswith("<text"):
+            in_text = True
+        elif token == "</text>":
+            in_text = False
+        elif not in_text and not _RUN.match(token):
+            for place, data in paths.values():  # anything else drawn ends the run
+                out[place] = f'<path d="{"".join(data)}" style="{out[place]}"/>'
+            paths = {}
+        out.append(token)
+    svg = "".join(out)
+    used = set(_REFERENCE.findall(svg))
+    svg = _DEF_PATH.sub(lambda m: m.group(0) if m.group(1) in used else "", svg)
+    svg = svg.replace("<defs></defs>", "")
+    svg = _INVISIBLE.sub(lambda m: m.group(0) if m.group(0).startswith("<clipPath") else "", svg)
+    return _joined_strokes(svg)
+
+
+def _joined_strokes(svg: str) -> str:
+    """Consecutive stroked, unfilled paths of the same attributes as one path."""
+    out: list[str] = []
+    joined, attributes = "", ""  # the data and attributes of the path that may take more
+    for token in _TOKEN.findall(svg):
+        path = _PLAIN_PATH.fullmatch(token)
+        if path and _joinable(path.group(2)):
+            if joined and path.group(2) == attributes:
+                joined += path.group(1)
+                out[-1] = f'<path d="{joined}"{attributes}/>'
+                continue
+            joined, attributes = path.groups()
+        else:
+            joined = attributes = ""
+        out.append(token)
+    return "".join(out)
+
+
+def _joinable(attributes: str) -> bool:
+    """Whether a path of these attributes draws the same as part of a longer one."""
+    return (
+        "fill:none" in attributes and "stroke:" in attributes and not _NOT_MERGED.search(attributes)
+    )
+
+
 def _palette_png(match: re.Match[str]) -> str:
     """An embedded PNG again, as a palette image where that keeps every pixel.
 
@@ -180,16 +279,7 @@ def clean(svg: str, *, ink: str, id_prefix: str) -> str:
     svg = svg[_START.search(svg).start() :]  # type: ignore[union-attr]
     svg = _METADATA.sub("", svg)
     referenced = set(_REFERENCE.findall(svg))
-    names: dict[str, str] = {}
-
-    def rename(match: re.Match[str]) -> str:
-        if match.group(1) not in referenced:
-            return ""
-        names.setdefault(match.group(1), f"{id_prefix}{len(names)}")
-        return f' id="{names[match.group(1)]}"'
-
-    svg = _ID.sub(rename, svg)
-    svg = _REFERENCE.sub(lambda m: names[m.group(0)], svg)
+    svg = _ID.sub(lambda m: m.group(0) if m.group(1) in referenced else "", svg)
     svg = _without_bare_groups(svg)
     svg = _PATH.sub(lambda m: _path(m.group(0)), svg)
     svg = _POSITION.sub(lambda m: f'{m.group(1)}="{_number(float(m.group(2)))}"', svg)
@@ -198,6 +288,12 @@ def clean(svg: str, *, ink: str, id_prefix: str) -> str:
     svg = _STYLE.sub(lambda m: _STYLE_SPACE.sub(r"\1", m.group(0)).strip(), svg)
     svg = _PNG.sub(_palette_png, svg)
     svg = _BETWEEN_TAGS.sub("><", svg).replace(ink, "currentColor").strip()
+    svg = _merged(svg)
+    names: dict[str, str] = {}
+    for name in _ID.findall(svg):
+        names[name] = f"{id_prefix}{len(names)}"
+    svg = _ID.sub(lambda m: f' id="{names[m.group(1)]}"', svg)
+    svg = _REFERENCE.sub(lambda m: names[m.group(0)], svg)
     families = set(_FONT_FAMILY.findall(svg))
     if len(families) == 1:
         root_font = f'<svg style="font-family:{families.pop()}" '

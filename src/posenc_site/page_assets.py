@@ -26,7 +26,7 @@ def _tag(path: str) -> re.Pattern[str]:
     # (/posenc/assets/x.css), as MkDocs links them from the 404 pages.
     href = rf'(?:(?:\.\./)*|/(?:[^"/]+/)*){re.escape(path)}(?:\?[^"]*)?'
     return re.compile(
-        rf'\s*<link rel="stylesheet" href="{href}">|\s*<script src="{href}"></script>'
+        rf'\s*<link rel="stylesheet" href="{href}">|\s*<script (?:defer )?src="{href}"></script>'
     )
 
 
