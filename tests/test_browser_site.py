@@ -114,11 +114,9 @@ def test_page_loads_only_what_it_uses_from_the_site_without_console_errors(
             served = [markup for prefix, markup in SCRIPTS.items() if name.startswith(prefix)]
             assert served, f"{name} is not a script the site knows"
             assert served[0] is None or page.locator(served[0]).count() > 0, name
-    # The math font: never on a page without formulas. On a page with formulas, the browser
-    # fetches it once it draws one, on the first screen or later (the theme leaves the middle
-    # of a long page undrawn until the reader nears it).
+    # The math font: on a page with formulas (the theme preloads it there), never elsewhere.
     has_math = page.locator("math").count() > 0
-    assert load.count_of("fonts") <= has_math
+    assert load.count_of("fonts") == has_math
 
 
 # The size of every formula the page shows (not in a closed <details>, a hidden tab...), read
