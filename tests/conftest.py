@@ -5,6 +5,7 @@ import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from filelock import FileLock
@@ -429,6 +430,26 @@ def words_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+# The npm packages some browser tests use (Lighthouse, axe-core), pinned by the lock file there.
+NPM = ROOT / "tests/npm"
+NPM_INSTALL = "npm ci --prefix tests/npm"
+
+
+def missing(message: str) -> NoReturn:
+    """Skip the test for a missing tool, or fail it in CI (``CI=true``), which has every tool."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def npm_file(path: str) -> Path:
+    """``path`` in the installed npm packages; a skip (a failure in CI) where it is missing."""
+    found = NPM / "node_modules" / path
+    if not found.exists():
+        missing(f"{found} not found (install the packages with: {NPM_INSTALL})")
+    return found
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -445,10 +466,7 @@ CHROMIUM_ARGS = [
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """Launch Debian's Chromium (pytest-playwright fixture); in CI a missing browser fails."""
     if not CHROMIUM.exists():
-        message = f"{CHROMIUM} not found (install it with: apt-get install -y chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{CHROMIUM} not found (install it with: apt-get install -y chromium)")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
