@@ -1,3 +1,4 @@
+import importlib
 import os
 import subprocess
 import sys
@@ -42,8 +43,17 @@ _BROWSER_FIXTURES = {
 }
 
 
+_ORACLE_FIXTURES = {"torch", "transformers"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with its tier, from the fixtures it uses (see pyproject's markers).
+
+    The tests that import torch (``torch``, ``transformers``) form one xdist group, for one
+    worker to pay for the import. (pytest-xdist 3.8 marks groups in the node id, which pytest
+    9.2 no longer reads back, pytest-xdist issue #1386: there the group is run by any worker,
+    each importing torch once, when it first runs such a test.)
 
     Then order the run, slowest first in each part: the tests that do not read the shared site
     run while it builds in the background (see ``SiteBuild``), those that read it last. The
@@ -60,6 +70,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if _fixtures(item) & _BUILD_FIXTURES:
             item.add_marker(pytest.mark.build)
+        if _fixtures(item) & _ORACLE_FIXTURES:
+            item.add_marker(pytest.mark.xdist_group("torch"))
     items.sort(key=lambda item: ("site" in _fixtures(item), item.nodeid not in builds_own))
 
 
@@ -85,6 +97,33 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("-", "Lighthouse (mobile, simulated throttling)")
         for line in sorted(lines):
             terminalreporter.write_line(line)
+
+
+# torch and transformers are optional extras, and CI installs them (.ci/run): the tests that
+# compare with them take these fixtures rather than importing them at the top of their module,
+# which every xdist worker would do while collecting (some 6 s of processor time each).
+PINNED = {"torch": "torch==2.13.0", "transformers": "transformers==5.24.0"}  # as .ci/run
+
+
+def oracle(name: str) -> object:
+    """Import ``name``; skip where it is missing, fail in CI (``CI=true``), which has it."""
+    if os.environ.get("CI") == "true":
+        return importlib.import_module(name)
+    reason = f"{name} is not installed: python -m pip install {PINNED[name]}"
+    return pytest.importorskip(name, reason=reason)
+
+
+@pytest.fixture(scope="session")
+def torch() -> object:
+    """The ``torch`` module (see ``oracle``)."""
+    return oracle("torch")
+
+
+@pytest.fixture(scope="session")
+def transformers(torch: object) -> object:
+    """Hugging Face Transformers (see ``oracle``), offline: nothing may be downloaded."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # read when transformers is imported
+    return oracle("transformers")
 
 
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
