@@ -43,6 +43,7 @@ _BROWSER_FIXTURES = {
 }
 
 
+_AFTER_SITE = {"site", "classroom"}  # fixtures that wait for the shared site build
 _ORACLE_FIXTURES = {"torch", "transformers"}
 
 
@@ -56,7 +57,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     each importing torch once, when it first runs such a test.)
 
     Then order the run, slowest first in each part: the tests that do not read the shared site
-    run while it builds in the background (see ``SiteBuild``), those that read it last. The
+    run while it builds in the background (see ``SiteBuild``), those that read it last, and
+    with them those of the classroom copy, which is built after it (see ``classroom``). The
     slow ones build something of their own (marked ``build`` by hand, or using a fixture that
     builds). Every xdist worker sorts the same.
     """
@@ -72,7 +74,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.build)
         if _fixtures(item) & _ORACLE_FIXTURES:
             item.add_marker(pytest.mark.xdist_group("torch"))
-    items.sort(key=lambda item: ("site" in _fixtures(item), item.nodeid not in builds_own))
+    items.sort(
+        key=lambda item: (bool(_fixtures(item) & _AFTER_SITE), item.nodeid not in builds_own)
+    )
 
 
 def _fixtures(item: pytest.Item) -> set[str]:
@@ -208,8 +212,17 @@ class SiteBuild:
     def wait(self, timeout: float = 900) -> Path:
         """The built site, once the build has ended; the build's output if it failed."""
         self.start()
+        self.settle(timeout)
+        status, _, output = self.log.read_text(encoding="utf-8").partition("\n")
+        assert status == "ok", output
+        return self.out
+
+    def settle(self, timeout: float = 900) -> None:
+        """Wait until the build has ended, if a worker of this run has started it."""
         if self._process is not None:
             self._process.wait(timeout)
+        if not self._pid.exists():
+            return
         pid = int(self._pid.read_text(encoding="utf-8"))
         deadline = time.monotonic() + timeout
         while not self.log.exists():
@@ -217,9 +230,6 @@ class SiteBuild:
                 assert self.log.exists(), f"the site build (process {pid}) ended without a log"
             assert time.monotonic() < deadline, f"the site build took more than {timeout} s"
             time.sleep(0.1)
-        status, _, output = self.log.read_text(encoding="utf-8").partition("\n")
-        assert status == "ok", output
-        return self.out
 
     def reap(self, timeout: float = 900) -> None:
         """Wait for the build if this worker started it: another may still need it.
@@ -281,8 +291,16 @@ def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="session")
-def classroom(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder."""
+def classroom(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, site_build: SiteBuild
+) -> Path:
+    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder.
+
+    Built once the shared site build has ended (when the run has one, whatever its outcome):
+    the code blocks have run then, and this build takes their outputs from the exec cache
+    (``posenc_site.exec_cache``) rather than running every block a second time beside it.
+    """
+    site_build.settle()
     out = _once(tmp_path_factory, worker_id, "classroom", _classroom_build)
     return out / classroom_copy.FOLDER
 
@@ -458,12 +476,17 @@ Bu bir sinir hücresidir.
 """
 
 
+def _words_build(out: Path) -> subprocess.CompletedProcess[str]:
+    out.mkdir()
+    write_small_project(out, turkish_lesson=WORDS_LESSON)
+    return mkdocs_build(out, out / "site")
+
+
 @pytest.fixture(scope="session")
-def words_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The small project with ``WORDS_LESSON`` as its Turkish lesson, built and served."""
-    root = write_small_project(tmp_path_factory.mktemp("words"), turkish_lesson=WORDS_LESSON)
-    result = mkdocs_build(root, root / "site")
-    assert result.returncode == 0, result.stdout + result.stderr
+def words_site_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
+    """The small project with ``WORDS_LESSON`` as its Turkish lesson, built once per run and
+    served by each worker that asks for it."""
+    root = _once(tmp_path_factory, worker_id, "words", _words_build)
     with page_weight.serve(root / "site") as url:
         yield url
 
