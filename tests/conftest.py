@@ -26,6 +26,7 @@ SITE_URL = f"https://example.github.io{hosting.PREFIX}"
 _BUILD_FIXTURES = {
     "site",
     "small_project",
+    "small_site",
     "site_url",
     "compressed_site_url",
     "classroom",
@@ -448,6 +449,12 @@ def small_project(tmp_path: Path) -> Path:
     return write_small_project(tmp_path)
 
 
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The small project as written (``small_project``), built once per run: the site."""
+    return _once(tmp_path_factory, worker_id, "small", _small_build()) / "site"
+
+
 # Turkish words whose search the site's pages cannot show: "Işık" written with a capital I,
 # "ışık" in lower case, and two words that differ only by ı and i ("sınır", limit; "sinir",
 # nerve). Each in a section of its own, under titles that share none of these words.
@@ -476,17 +483,24 @@ Bu bir sinir hücresidir.
 """
 
 
-def _words_build(out: Path) -> subprocess.CompletedProcess[str]:
-    out.mkdir()
-    write_small_project(out, turkish_lesson=WORDS_LESSON)
-    return mkdocs_build(out, out / "site")
+def _small_build(
+    turkish_lesson: str | None = None,
+) -> Callable[[Path], subprocess.CompletedProcess[str]]:
+    """Build the small project, with ``turkish_lesson`` if given, into ``out``/site."""
+
+    def build(out: Path) -> subprocess.CompletedProcess[str]:
+        out.mkdir()
+        write_small_project(out, turkish_lesson=turkish_lesson)
+        return mkdocs_build(out, out / "site")
+
+    return build
 
 
 @pytest.fixture(scope="session")
 def words_site_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
     """The small project with ``WORDS_LESSON`` as its Turkish lesson, built once per run and
     served by each worker that asks for it."""
-    root = _once(tmp_path_factory, worker_id, "words", _words_build)
+    root = _once(tmp_path_factory, worker_id, "words", _small_build(WORDS_LESSON))
     with page_weight.serve(root / "site") as url:
         yield url
 
