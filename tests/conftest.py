@@ -1,3 +1,4 @@
+import importlib
 import os
 import subprocess
 import sys
@@ -26,6 +27,7 @@ SITE_URL = f"https://example.github.io{hosting.PREFIX}"
 _BUILD_FIXTURES = {
     "site",
     "small_project",
+    "small_site",
     "site_url",
     "compressed_site_url",
     "classroom",
@@ -43,11 +45,22 @@ _BROWSER_FIXTURES = {
 }
 
 
+_AFTER_SITE = {"site", "classroom"}  # fixtures that wait for the shared site build
+_ORACLE_FIXTURES = {"torch", "transformers"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with its tier, from the fixtures it uses (see pyproject's markers).
 
+    The tests that import torch (``torch``, ``transformers``) form one xdist group, for one
+    worker to pay for the import. (pytest-xdist 3.8 marks groups in the node id, which pytest
+    9.2 no longer reads back, pytest-xdist issue #1386: there the group is run by any worker,
+    each importing torch once, when it first runs such a test.)
+
     Then order the run, slowest first in each part: the tests that do not read the shared site
-    run while it builds in the background (see ``SiteBuild``), those that read it last. The
+    run while it builds in the background (see ``SiteBuild``), those that read it last, and
+    with them those of the classroom copy, which is built after it (see ``classroom``). The
     slow ones build something of their own (marked ``build`` by hand, or using a fixture that
     builds). Every xdist worker sorts the same.
     """
@@ -61,7 +74,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if _fixtures(item) & _BUILD_FIXTURES:
             item.add_marker(pytest.mark.build)
-    items.sort(key=lambda item: ("site" in _fixtures(item), item.nodeid not in builds_own))
+        if _fixtures(item) & _ORACLE_FIXTURES:
+            item.add_marker(pytest.mark.xdist_group("torch"))
+    items.sort(
+        key=lambda item: (bool(_fixtures(item) & _AFTER_SITE), item.nodeid not in builds_own)
+    )
 
 
 def _fixtures(item: pytest.Item) -> set[str]:
@@ -86,6 +103,33 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("-", "Lighthouse (mobile, simulated throttling)")
         for line in sorted(lines):
             terminalreporter.write_line(line)
+
+
+# torch and transformers are optional extras, and CI installs them (.ci/run): the tests that
+# compare with them take these fixtures rather than importing them at the top of their module,
+# which every xdist worker would do while collecting (some 6 s of processor time each).
+PINNED = {"torch": "torch==2.13.0", "transformers": "transformers==5.24.0"}  # as .ci/run
+
+
+def oracle(name: str) -> object:
+    """Import ``name``; skip where it is missing, fail in CI (``CI=true``), which has it."""
+    if os.environ.get("CI") == "true":
+        return importlib.import_module(name)
+    reason = f"{name} is not installed: python -m pip install {PINNED[name]}"
+    return pytest.importorskip(name, reason=reason)
+
+
+@pytest.fixture(scope="session")
+def torch() -> object:
+    """The ``torch`` module (see ``oracle``)."""
+    return oracle("torch")
+
+
+@pytest.fixture(scope="session")
+def transformers(torch: object) -> object:
+    """Hugging Face Transformers (see ``oracle``), offline: nothing may be downloaded."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # read when transformers is imported
+    return oracle("transformers")
 
 
 def mkdocs_build(project: Path, site: Path) -> subprocess.CompletedProcess[str]:
@@ -170,8 +214,17 @@ class SiteBuild:
     def wait(self, timeout: float = 900) -> Path:
         """The built site, once the build has ended; the build's output if it failed."""
         self.start()
+        self.settle(timeout)
+        status, _, output = self.log.read_text(encoding="utf-8").partition("\n")
+        assert status == "ok", output
+        return self.out
+
+    def settle(self, timeout: float = 900) -> None:
+        """Wait until the build has ended, if a worker of this run has started it."""
         if self._process is not None:
             self._process.wait(timeout)
+        if not self._pid.exists():
+            return
         pid = int(self._pid.read_text(encoding="utf-8"))
         deadline = time.monotonic() + timeout
         while not self.log.exists():
@@ -179,9 +232,6 @@ class SiteBuild:
                 assert self.log.exists(), f"the site build (process {pid}) ended without a log"
             assert time.monotonic() < deadline, f"the site build took more than {timeout} s"
             time.sleep(0.1)
-        status, _, output = self.log.read_text(encoding="utf-8").partition("\n")
-        assert status == "ok", output
-        return self.out
 
     def reap(self, timeout: float = 900) -> None:
         """Wait for the build if this worker started it: another may still need it.
@@ -243,8 +293,16 @@ def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="session")
-def classroom(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
-    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder."""
+def classroom(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, site_build: SiteBuild
+) -> Path:
+    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder.
+
+    Built once the shared site build has ended (when the run has one, whatever its outcome):
+    the code blocks have run then, and this build takes their outputs from the exec cache
+    (``posenc_site.exec_cache``) rather than running every block a second time beside it.
+    """
+    site_build.settle()
     out = _once(tmp_path_factory, worker_id, "classroom", _classroom_build)
     return out / classroom_copy.FOLDER
 
@@ -392,6 +450,12 @@ def small_project(tmp_path: Path) -> Path:
     return write_small_project(tmp_path)
 
 
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The small project as written (``small_project``), built once per run: the site."""
+    return _once(tmp_path_factory, worker_id, "small", _small_build()) / "site"
+
+
 # Turkish words whose search the site's pages cannot show: "Işık" written with a capital I,
 # "ışık" in lower case, and two words that differ only by ı and i ("sınır", limit; "sinir",
 # nerve). Each in a section of its own, under titles that share none of these words.
@@ -420,12 +484,24 @@ Bu bir sinir hücresidir.
 """
 
 
+def _small_build(
+    turkish_lesson: str | None = None,
+) -> Callable[[Path], subprocess.CompletedProcess[str]]:
+    """Build the small project, with ``turkish_lesson`` if given, into ``out``/site."""
+
+    def build(out: Path) -> subprocess.CompletedProcess[str]:
+        out.mkdir()
+        write_small_project(out, turkish_lesson=turkish_lesson)
+        return mkdocs_build(out, out / "site")
+
+    return build
+
+
 @pytest.fixture(scope="session")
-def words_site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The small project with ``WORDS_LESSON`` as its Turkish lesson, built and served."""
-    root = write_small_project(tmp_path_factory.mktemp("words"), turkish_lesson=WORDS_LESSON)
-    result = mkdocs_build(root, root / "site")
-    assert result.returncode == 0, result.stdout + result.stderr
+def words_site_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
+    """The small project with ``WORDS_LESSON`` as its Turkish lesson, built once per run and
+    served by each worker that asks for it."""
+    root = _once(tmp_path_factory, worker_id, "words", _small_build(WORDS_LESSON))
     with page_weight.serve(root / "site") as url:
         yield url
 

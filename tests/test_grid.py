@@ -1,21 +1,9 @@
 """The 2-D sine-cosine table against MAE's formula, and grid resizing against PyTorch."""
 
-import importlib
-import os
-
 import numpy as np
 import pytest
 
 from posenc import grid_positions, resize_position_table, sincos_2d
-
-
-@pytest.fixture(scope="module")
-def torch():
-    # CI installs torch: a missing torch is a failure there, never a skip (as in test_torch.py).
-    if os.environ.get("CI") == "true":
-        return importlib.import_module("torch")
-    return pytest.importorskip("torch", reason="torch is not installed: pip install torch")
-
 
 # --- The 2-D sine-cosine table ----------------------------------------------------------
 

@@ -1,7 +1,6 @@
 """Axial 2-D RoPE and multimodal RoPE: properties, reference formulas, and Qwen2-VL's code."""
 
 import importlib
-import os
 
 import numpy as np
 import pytest
@@ -24,26 +23,9 @@ LAYOUTS = ["half", "interleaved"]
 finite = st.floats(-10, 10, allow_nan=False, allow_subnormal=False)
 
 
-PINNED = {"torch": "torch==2.13.0", "transformers": "transformers==5.24.0"}  # as .ci/run
-
-
-def oracle(name):
-    # CI installs torch and transformers: missing there is a failure, never a skip.
-    if os.environ.get("CI") == "true":
-        return importlib.import_module(name)
-    reason = f"{name} is not installed: python -m pip install {PINNED[name]}"
-    return pytest.importorskip(name, reason=reason)
-
-
 @pytest.fixture(scope="module")
-def torch():
-    return oracle("torch")
-
-
-@pytest.fixture(scope="module")
-def qwen2_vl(torch):
+def qwen2_vl(transformers):
     """Hugging Face Transformers' Qwen2-VL modeling module (pinned in .ci/run; no weights)."""
-    transformers = oracle("transformers")
     assert transformers.__version__ == "5.24.0", "the oracle tests are written for 5.24.0"
     return importlib.import_module("transformers.models.qwen2_vl.modeling_qwen2_vl")
 

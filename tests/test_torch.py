@@ -1,18 +1,14 @@
-"""posenc.torch against the NumPy functions, and PyTorch conventions."""
+"""posenc.torch against the NumPy functions, and PyTorch conventions.
 
-import os
+torch comes from the ``torch`` fixture (tests/conftest.py), imported only by the worker that
+runs these tests; so is ``posenc.torch``, imported in the tests.
+"""
+
+import doctest
+import importlib
 
 import numpy as np
 import pytest
-
-if os.environ.get("CI") == "true":
-    import torch  # CI installs torch: a missing torch is a failure there, never a skip
-else:
-    torch = pytest.importorskip(
-        "torch", reason="torch is not installed: python -m pip install -e '.[torch]'"
-    )
-
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from posenc import (
     apply_rotary,
@@ -20,7 +16,6 @@ from posenc import (
     rotary_frequencies,
     sinusoidal_encoding,
 )
-from posenc.torch import RotaryEmbedding, SinusoidalPositionalEncoding
 
 
 def test_importing_posenc_does_not_import_torch():
@@ -33,7 +28,9 @@ def test_importing_posenc_does_not_import_torch():
 
 
 @pytest.mark.parametrize("batch_first", [True, False])
-def test_sinusoidal_module_adds_the_numpy_table(batch_first):
+def test_sinusoidal_module_adds_the_numpy_table(torch, batch_first):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(16, dropout=0.0, max_len=50, batch_first=batch_first)
     shape = (3, 20, 16) if batch_first else (20, 3, 16)
     x = torch.zeros(shape)
@@ -42,7 +39,9 @@ def test_sinusoidal_module_adds_the_numpy_table(batch_first):
     np.testing.assert_allclose(table.numpy(), sinusoidal_encoding(20, 16), atol=1e-6)
 
 
-def test_dropout_is_identity_in_eval_mode_only():
+def test_dropout_is_identity_in_eval_mode_only(torch):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(8, dropout=0.5, max_len=10)
     x = torch.ones(4, 10, 8)
     module.eval()
@@ -53,7 +52,9 @@ def test_dropout_is_identity_in_eval_mode_only():
     assert not torch.allclose(module(x), expected)
 
 
-def test_table_is_a_buffer_not_a_parameter():
+def test_table_is_a_buffer_not_a_parameter(torch):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(8, max_len=10)
     assert list(module.parameters()) == []
     assert "pe" in dict(module.named_buffers())
@@ -62,7 +63,9 @@ def test_table_is_a_buffer_not_a_parameter():
     other.load_state_dict(module.state_dict())  # another max_len loads the checkpoint
 
 
-def test_dtype_and_device_follow_the_input():
+def test_dtype_and_device_follow_the_input(torch):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(8, dropout=0.0, max_len=10)
     out = module(torch.zeros(1, 4, 8, dtype=torch.float64))
     assert out.dtype == torch.float64
@@ -71,7 +74,9 @@ def test_dtype_and_device_follow_the_input():
     assert module(torch.zeros(1, 4, 8)).device == torch.device("cpu")
 
 
-def test_works_under_no_grad_and_with_gradients():
+def test_works_under_no_grad_and_with_gradients(torch):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(8, dropout=0.0, max_len=10)
     with torch.no_grad():
         assert not module(torch.zeros(1, 4, 8)).requires_grad
@@ -88,15 +93,20 @@ def test_works_under_no_grad_and_with_gradients():
         ((4, 8), "x must have shape"),
     ],
 )
-def test_bad_inputs_raise_clear_errors(shape, message):
+def test_bad_inputs_raise_clear_errors(torch, shape, message):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(8, max_len=10)
     with pytest.raises(ValueError, match=message):
         module(torch.zeros(shape))
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
-def test_rotary_module_equals_the_numpy_function(layout, dtype):
+@pytest.mark.parametrize("dtype_name", ["float32", "float64"])
+def test_rotary_module_equals_the_numpy_function(torch, layout, dtype_name):
+    from posenc.torch import RotaryEmbedding
+
+    dtype = getattr(torch, dtype_name)
     x = torch.randn(2, 3, 7, 16, generator=torch.Generator().manual_seed(0), dtype=dtype)
     positions = torch.tensor([0, 5, 9, 100, 1000, 3, 2])
     out = RotaryEmbedding(16, layout=layout)(x, positions)
@@ -108,7 +118,9 @@ def test_rotary_module_equals_the_numpy_function(layout, dtype):
     np.testing.assert_allclose(out.numpy(), expected, atol=tolerance, rtol=0)
 
 
-def test_rotary_module_defaults_and_conventions():
+def test_rotary_module_defaults_and_conventions(torch):
+    from posenc.torch import RotaryEmbedding
+
     module = RotaryEmbedding(8)
     assert list(module.parameters()) == []
     assert module.state_dict() == {}
@@ -125,7 +137,7 @@ def test_rotary_module_defaults_and_conventions():
         module(x, torch.arange(4))
 
 
-def test_attention_matches_torch_sdpa_and_differs_on_fully_masked_rows():
+def test_attention_matches_torch_sdpa_and_differs_on_fully_masked_rows(torch):
     from posenc import scaled_dot_product_attention
 
     rng = np.random.default_rng(0)
@@ -148,7 +160,9 @@ def test_attention_matches_torch_sdpa_and_differs_on_fully_masked_rows():
 # --- RoPE as models ship it: float32 inv_freq, position_ids, partial rotary, scaling ----------
 
 
-def test_rotary_module_keeps_a_float32_inv_freq_buffer_out_of_the_state_dict():
+def test_rotary_module_keeps_a_float32_inv_freq_buffer_out_of_the_state_dict(torch):
+    from posenc.torch import RotaryEmbedding
+
     module = RotaryEmbedding(16, base=500000.0)
     buffers = dict(module.named_buffers())
     assert list(buffers) == ["inv_freq"]
@@ -159,35 +173,42 @@ def test_rotary_module_keeps_a_float32_inv_freq_buffer_out_of_the_state_dict():
     assert module.state_dict() == {}  # persistent=False: checkpoints do not carry it
 
 
-class DtypeRecorder(TorchDispatchMode):
-    """Records the dtype and device of every tensor an operation returns."""
+def dtype_recorder(torch):
+    """A dispatch mode that records the dtype of every tensor an operation returns."""
+    from torch.utils._python_dispatch import TorchDispatchMode
 
-    def __init__(self):
-        super().__init__()
-        self.outputs = []
+    class DtypeRecorder(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.outputs = []
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
-        for tensor in torch.utils._pytree.tree_leaves(out):
-            if isinstance(tensor, torch.Tensor):
-                self.outputs.append((str(func), tensor.dtype))
-        return out
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            for tensor in torch.utils._pytree.tree_leaves(out):
+                if isinstance(tensor, torch.Tensor):
+                    self.outputs.append((str(func), tensor.dtype))
+            return out
+
+    return DtypeRecorder()
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("dtype_name", ["float32", "float16", "bfloat16"])
 @pytest.mark.parametrize(
     "rope_parameters",
     [None, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16}],
 )
 def test_rotary_module_computes_nothing_in_float64_for_lower_precision_inputs(
-    dtype, rope_parameters
+    torch, dtype_name, rope_parameters
 ):
+    from posenc.torch import RotaryEmbedding
+
+    dtype = getattr(torch, dtype_name)
     # Devices such as Apple's MPS have no float64: no operation of the forward pass may make
     # a float64 tensor (so none can be moved there), even after module.to(torch.float16).
     module = RotaryEmbedding(8, rope_parameters=rope_parameters)
     x = torch.randn(2, 5, 8).to(dtype)
     for _ in range(2):
-        with DtypeRecorder() as recorder:
+        with dtype_recorder(torch) as recorder:
             out = module(x, torch.arange(5))
         assert out.dtype == dtype
         assert recorder.outputs, "the recorder saw no operation"
@@ -211,7 +232,9 @@ def test_rotary_module_computes_nothing_in_float64_for_lower_precision_inputs(
         | {"original_max_position_embeddings": 64, "rope_theta": 500000.0},
     ],
 )
-def test_rotary_module_equals_numpy_for_every_rope_type(layout, rope_parameters):
+def test_rotary_module_equals_numpy_for_every_rope_type(torch, layout, rope_parameters):
+    from posenc.torch import RotaryEmbedding
+
     module = RotaryEmbedding(16, layout=layout, rope_parameters=rope_parameters)
     inv_freq, attention_factor = frequencies_from_config(16, rope_parameters)
     x = torch.randn(3, 2, 6, 16, generator=torch.Generator().manual_seed(2))
@@ -243,7 +266,9 @@ def test_rotary_module_equals_numpy_for_every_rope_type(layout, rope_parameters)
     )
 
 
-def test_rotary_module_partial_rotary_passes_dimensions_through():
+def test_rotary_module_partial_rotary_passes_dimensions_through(torch):
+    from posenc.torch import RotaryEmbedding
+
     module = RotaryEmbedding(10, rotary_dim=4)
     x = torch.randn(3, 10, dtype=torch.float64, generator=torch.Generator().manual_seed(3))
     out = module(x, torch.tensor([3, 40, 500]))
@@ -253,7 +278,9 @@ def test_rotary_module_partial_rotary_passes_dimensions_through():
     )
 
 
-def test_rotary_module_dynamic_follows_the_length_of_each_call():
+def test_rotary_module_dynamic_follows_the_length_of_each_call(torch):
+    from posenc.torch import RotaryEmbedding
+
     params = {"rope_type": "dynamic", "factor": 2.0}
     module = RotaryEmbedding(8, rope_parameters=params, max_position_embeddings=16)
     x = torch.randn(1, 40, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
@@ -266,7 +293,9 @@ def test_rotary_module_dynamic_follows_the_length_of_each_call():
         RotaryEmbedding(8, rope_parameters=params)
 
 
-def test_rotary_module_bad_arguments():
+def test_rotary_module_bad_arguments(torch):
+    from posenc.torch import RotaryEmbedding
+
     with pytest.raises(ValueError, match="not beside it"):
         RotaryEmbedding(8, base=100.0, rope_parameters={"rope_type": "default"})
     with pytest.raises(ValueError, match=r"rotary_dim must be an integer in \[2, 8\]"):
@@ -278,7 +307,9 @@ def test_rotary_module_bad_arguments():
         module(torch.zeros(3, 8), torch.tensor([True, False, True]))
 
 
-def test_sinusoidal_module_start_continues_the_sequence():
+def test_sinusoidal_module_start_continues_the_sequence(torch):
+    from posenc.torch import SinusoidalPositionalEncoding
+
     module = SinusoidalPositionalEncoding(6, dropout=0.0, max_len=20)
     x = torch.zeros(2, 3, 6)
     np.testing.assert_allclose(
@@ -291,7 +322,7 @@ def test_sinusoidal_module_start_continues_the_sequence():
         module(x, start=-1)
 
 
-def test_causal_attention_is_bottom_right_like_torchs_causal_lower_right():
+def test_causal_attention_is_bottom_right_like_torchs_causal_lower_right(torch):
     from torch.nn.attention.bias import causal_lower_right
 
     from posenc import scaled_dot_product_attention
@@ -307,3 +338,11 @@ def test_causal_attention_is_bottom_right_like_torchs_causal_lower_right():
     # PyTorch's is_causal=True aligns the mask top-left: another result when n_q < n_k.
     top_left = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True)
     assert not np.allclose(ours, top_left.numpy())
+
+
+def test_the_docstring_examples_of_posenc_torch_pass(torch):
+    # The root conftest.py leaves posenc/torch.py out of --doctest-modules, which would import
+    # torch in every worker: its examples run here, where torch is imported anyway.
+    module = importlib.import_module("posenc.torch")
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert failed == 0

@@ -4,7 +4,9 @@ Every RoPE scaling type is compared through Transformers' own RoPE utilities
 (`modeling_rope_utils.py`), built from small configuration dictionaries; the rotary modules
 of Llama, GPT-NeoX and GPT-J and T5's relative bias through their model code. No weights,
 nothing downloaded (HF_HUB_OFFLINE is set before the import). CI pins the version
-(`.ci/run`); where transformers is missing these tests skip, and in CI they fail.
+(`.ci/run`); where transformers is missing these tests skip, and in CI they fail. torch and
+transformers come from the fixtures of tests/conftest.py: only the worker that runs these
+tests imports them.
 
 Tolerances: Transformers computes the frequencies in float32, so they agree with posenc's
 float64 values to a few float32 ulps (rtol 1e-6; measured up to 3e-7). The attention
@@ -12,31 +14,9 @@ factors are float64 on both sides and agree to 1e-15.
 """
 
 import math
-import os
 
 import numpy as np
 import pytest
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing may be downloaded
-
-if os.environ.get("CI") == "true":
-    import torch
-    import transformers  # CI installs it: a missing transformers is a failure there
-else:
-    torch = pytest.importorskip(
-        "torch", reason="torch is not installed: python -m pip install -e '.[torch]'"
-    )
-    transformers = pytest.importorskip(
-        "transformers",
-        reason="transformers is not installed: python -m pip install -e '.[oracle]'",
-    )
-
-from transformers import GPTJConfig, GPTNeoXConfig, LlamaConfig, T5Config
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
-from transformers.models.gpt_neox import modeling_gpt_neox
-from transformers.models.gptj import modeling_gptj
-from transformers.models.llama import modeling_llama
-from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc import (
     apply_rotary,
@@ -44,13 +24,16 @@ from posenc import (
     relative_position_buckets,
     rotary_frequencies,
 )
-from posenc.torch import RotaryEmbedding
+
+pytestmark = pytest.mark.usefixtures("transformers")  # every test compares with it
 
 HEAD_DIM = 64
 RTOL = 1e-6  # float32 frequencies in transformers
 
 
 def llama_config(rope_parameters, *, max_position_embeddings=4096, head_dim=HEAD_DIM):
+    from transformers import LlamaConfig
+
     return LlamaConfig(
         hidden_size=4 * head_dim,
         num_attention_heads=4,
@@ -64,6 +47,9 @@ def llama_config(rope_parameters, *, max_position_embeddings=4096, head_dim=HEAD
 
 
 def transformers_frequencies(config, seq_len=None):
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+    from transformers.models.llama import modeling_llama
+
     rope_type = config.rope_parameters["rope_type"]
     if rope_type == "default":
         inv_freq, factor = modeling_llama.LlamaRotaryEmbedding.compute_default_rope_parameters(
@@ -140,6 +126,9 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("partial_rotary_factor", [None, 0.5])
 def test_frequencies_and_attention_factor_equal_transformers(case, partial_rotary_factor):
+    from transformers import GPTNeoXConfig
+    from transformers.models.gpt_neox import modeling_gpt_neox
+
     params, options = CASES[case]
     params = dict(params)
     if partial_rotary_factor is not None:
@@ -187,7 +176,11 @@ def test_the_oracle_can_tell_the_methods_apart():
         CASES["llama3"][0] | {"original_max_position_embeddings": 512},
     ],
 )
-def test_rotary_module_equals_llamas(rope_parameters):
+def test_rotary_module_equals_llamas(torch, rope_parameters):
+    from transformers.models.llama import modeling_llama
+
+    from posenc.torch import RotaryEmbedding
+
     config = llama_config(rope_parameters, max_position_embeddings=8192, head_dim=16)
     theirs = modeling_llama.LlamaRotaryEmbedding(config)
     generator = torch.Generator().manual_seed(0)
@@ -212,7 +205,12 @@ def test_rotary_module_equals_llamas(rope_parameters):
     )
 
 
-def test_partial_rotary_equals_gpt_neox():
+def test_partial_rotary_equals_gpt_neox(torch):
+    from transformers import GPTNeoXConfig
+    from transformers.models.gpt_neox import modeling_gpt_neox
+
+    from posenc.torch import RotaryEmbedding
+
     config = GPTNeoXConfig(
         hidden_size=4 * 24, num_attention_heads=4, rotary_pct=0.25, max_position_embeddings=64
     )
@@ -231,7 +229,10 @@ def test_partial_rotary_equals_gpt_neox():
     )
 
 
-def test_interleaved_partial_rotary_equals_gpt_j():
+def test_interleaved_partial_rotary_equals_gpt_j(torch):
+    from transformers import GPTJConfig
+    from transformers.models.gptj import modeling_gptj
+
     config = GPTJConfig(n_embd=4 * 16, n_head=4, rotary_dim=8, n_positions=64)
     table = modeling_gptj.create_sinusoidal_positions(64, config.rotary_dim)
     generator = torch.Generator().manual_seed(2)
@@ -251,7 +252,10 @@ def test_interleaved_partial_rotary_equals_gpt_j():
 
 
 @pytest.mark.parametrize("is_decoder", [False, True])
-def test_t5_bias_with_cached_tokens_equals_t5_attention(is_decoder):
+def test_t5_bias_with_cached_tokens_equals_t5_attention(torch, is_decoder):
+    from transformers import T5Config
+    from transformers.models.t5.modeling_t5 import T5Attention
+
     config = T5Config(
         d_model=16,
         d_kv=4,
