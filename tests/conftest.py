@@ -54,9 +54,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with its tier, from the fixtures it uses (see pyproject's markers).
 
     The tests that import torch (``torch``, ``transformers``) form one xdist group, for one
-    worker to pay for the import. (pytest-xdist 3.8 marks groups in the node id, which pytest
-    9.2 no longer reads back, pytest-xdist issue #1386: there the group is run by any worker,
-    each importing torch once, when it first runs such a test.)
+    worker to pay for the import.
 
     Then order the run, slowest first in each part: the tests that do not read the shared site
     run while it builds in the background (see ``SiteBuild``), those that read it last, and
