@@ -106,14 +106,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 # torch and transformers are optional extras, and CI installs them (.ci/run): the tests that
 # compare with them take these fixtures rather than importing them at the top of their module,
 # which every xdist worker would do while collecting (some 6 s of processor time each).
-PINNED = {"torch": "torch==2.13.0", "transformers": "transformers==5.24.0"}  # as .ci/run
+EXTRAS = {"torch": "torch", "transformers": "oracle"}  # pyproject's extra that installs each
 
 
 def oracle(name: str) -> object:
     """Import ``name``; skip where it is missing, fail in CI (``CI=true``), which has it."""
     if os.environ.get("CI") == "true":
         return importlib.import_module(name)
-    reason = f"{name} is not installed: python -m pip install {PINNED[name]}"
+    reason = f"{name} is not installed: python -m pip install -e '.[{EXTRAS[name]}]'"
     return pytest.importorskip(name, reason=reason)
 
 

@@ -27,7 +27,7 @@ RENDER_ALL = "* { content-visibility: visible !important; }"
 SETTLED = "() => !document.getAnimations().some(animation => animation instanceof CSSTransition)"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def axe() -> Axe:
     """axe-core as pinned in tests/npm (axe-playwright-python runs it in the page).
 
@@ -44,7 +44,7 @@ def violations(axe: Axe, page: Page) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("path", ALL_PAGES + NOT_FOUND_PAGES)
-def test_page_has_no_accessibility_violation(tab: Page, site_url: str, axe: Axe, path):
+def test_page_has_no_accessibility_violation(axe: Axe, tab: Page, site_url: str, path):
     tab.emulate_media(color_scheme="light")
     tab.set_viewport_size(SCREENS["light"])
     tab.goto(site_url + path)

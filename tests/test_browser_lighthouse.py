@@ -3,7 +3,8 @@
 Lighthouse (the npm package pinned in tests/npm/package.json) runs with its defaults: a
 mid-range phone on a slow 4G network, simulated throttling. The two longest lessons of each
 language are held to 100 in accessibility, best practices and SEO, and to 90 in performance.
-Each run's scores and paint timings are printed at the end of the test session.
+Each run's scores and load timings (FCP, LCP, SI, TBT, CLS) are printed at the end of the test
+session.
 
 Install it with ``npm ci --prefix tests/npm`` (``.ci/run`` does); without it these tests skip,
 and in CI (``CI=true``) they fail.
@@ -22,7 +23,11 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, NPM, SITE, missing, npm_file
 
 # One worker runs them all, one after the other: two Lighthouse runs at once would each slow
 # the other down (pyproject's addopts: --dist loadgroup).
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("lighthouse")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.xdist_group("lighthouse"),
+    pytest.mark.usefixtures("node_path"),
+]
 
 RUNNER = NPM / "lighthouse-runs.mjs"  # every page in one Node process and one browser
 TARGETS = {"performance": 90, "accessibility": 100, "best-practices": 100, "seo": 100}
@@ -47,6 +52,13 @@ def node() -> str:
     return shutil.which("node") or missing("node not found (install Node.js)")
 
 
+@pytest.fixture(scope="session")
+def node_path() -> str:
+    """``node()``, before the site is waited for (``pytestmark``): a missing tool skips, or
+    fails, at once."""
+    return node()
+
+
 def longest_lessons(site: Path, language: str) -> list[str]:
     """The paths of the ``LONGEST`` lessons of ``language`` with the most HTML, longest first."""
     folder = site / SITE.get(language).url_prefix / "lessons"
@@ -54,9 +66,10 @@ def longest_lessons(site: Path, language: str) -> list[str]:
     return [page.parent.relative_to(site).as_posix() + "/" for page in pages[:LONGEST]]
 
 
-def run(urls: list[str], out: Path) -> list[dict]:
-    """Lighthouse's JSON reports of ``urls``, with its default (mobile) settings."""
-    command = [node(), str(RUNNER), str(out), ",".join(TARGETS), *urls]
+def run(node: str, urls: list[str], out: Path) -> list[dict]:
+    """Lighthouse's JSON reports of ``urls`` (run by ``node``), with its default (mobile)
+    settings."""
+    command = [node, str(RUNNER), str(out), ",".join(TARGETS), *urls]
     env = {**os.environ, "CHROME_PATH": str(CHROMIUM), "CHROME_FLAGS": " ".join(CHROMIUM_ARGS)}
     result = subprocess.run(
         command,
@@ -67,7 +80,17 @@ def run(urls: list[str], out: Path) -> list[dict]:
         preexec_fn=_first_in_line,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    return [json.loads((out / f"{n}.json").read_text(encoding="utf-8")) for n in range(len(urls))]
+    reports = [
+        json.loads((out / f"{n}.json").read_text(encoding="utf-8")) for n in range(len(urls))
+    ]
+    # A page Lighthouse could not load still gives a report: its error, and no scores.
+    errors = {
+        url: f"{report['runtimeError']['code']}: {report['runtimeError']['message']}"
+        for url, report in zip(urls, reports, strict=True)
+        if "runtimeError" in report
+    }
+    assert errors == {}, errors
+    return reports
 
 
 def _first_in_line() -> None:
@@ -88,7 +111,7 @@ def scores(report: dict) -> dict[str, int]:
 
 
 def summary(path: str, report: dict) -> str:
-    """One line: the page, its four scores, its paint timings."""
+    """One line: the page, its four scores, its load timings."""
     values = [f"{name} {score}" for name, score in scores(report).items()]
     for audit, (short, unit) in METRICS.items():
         value = report["audits"][audit]["numericValue"]
@@ -112,7 +135,7 @@ def failing(report: dict) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def reports(
-    site: Path, compressed_site_url: str, tmp_path_factory: pytest.TempPathFactory
+    node_path: str, site: Path, compressed_site_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, list[dict]]:
     """The longest lessons' paths -> their Lighthouse runs, in order.
 
@@ -132,7 +155,7 @@ def reports(
         if not below:
             break
         out = tmp_path_factory.mktemp(f"lighthouse-{attempt}")
-        found = run([compressed_site_url + path for path in below], out)
+        found = run(node_path, [compressed_site_url + path for path in below], out)
         for path, report in zip(below, found, strict=True):
             runs[path].append(report)
     return runs
@@ -145,7 +168,7 @@ def fast_enough(report: dict) -> bool:
 @pytest.mark.parametrize("rank", range(LONGEST))
 @pytest.mark.parametrize("language", [language.code for language in SITE.all])
 def test_longest_lessons_reach_the_lighthouse_targets(
-    site: Path, reports: dict[str, list[dict]], record_property, language, rank
+    reports: dict[str, list[dict]], site: Path, record_property, language, rank
 ):
     path = longest_lessons(site, language)[rank]
     for attempt, report in enumerate(reports[path]):

@@ -53,6 +53,12 @@ def test_the_build_job_runs_ci_which_ends_with_the_readme_test_command():
     assert ci[-1] == readme_test_command()
     assert any("apt-get install" in line and "chromium" in line for line in ci)
     assert any("pip install torch" in line for line in ci)
+    npm = next(line for line in ci if line.startswith("npm ci"))
+    assert "--prefix tests/npm" in npm
+    # The container has no Node.js of its own: a step before .ci/run sets it up.
+    uses = [step.get("uses", "").split("@")[0] for step in steps("build")]
+    runs_ci = next(n for n, step in enumerate(steps("build")) if step.get("run") == "bash .ci/run")
+    assert "actions/setup-node" in uses[:runs_ci]
 
 
 def test_the_strict_build_is_deployed_with_the_official_pages_actions():
