@@ -43,20 +43,18 @@ LONGEST = 2  # lessons per language
 RUNS = 3  # at most, while the performance is below target
 
 
-def node() -> str:
-    """Node.js, once the pinned packages and Chromium are there; else a skip (a failure in CI)."""
+@pytest.fixture(scope="session")
+def node_path() -> str:
+    """Node.js, once the pinned packages and Chromium are there; else a skip (a failure in CI).
+
+    Requested by every test of this module first (``pytestmark``), before the site is waited
+    for: a missing tool skips, or fails, at once.
+    """
     npm_file("lighthouse/package.json")
     npm_file("chrome-launcher/package.json")
     if not CHROMIUM.exists():
         missing(f"{CHROMIUM} not found (install it with: apt-get install -y chromium)")
     return shutil.which("node") or missing("node not found (install Node.js)")
-
-
-@pytest.fixture(scope="session")
-def node_path() -> str:
-    """``node()``, before the site is waited for (``pytestmark``): a missing tool skips, or
-    fails, at once."""
-    return node()
 
 
 def longest_lessons(site: Path, language: str) -> list[str]:
