@@ -3,6 +3,28 @@
 `import posenc` never imports torch; this module does. Install it with
 `python -m pip install -e ".[torch]"`. The tables and frequencies are computed by the NumPy
 functions of `posenc`, so both give the same numbers.
+
+The examples sit here rather than in the classes' docstrings, which the lessons show as they are.
+
+Examples
+--------
+The sinusoidal encoding added to two zero embeddings (dropout off) is its first two rows:
+
+>>> import torch
+>>> from posenc.torch import RotaryEmbedding, SinusoidalPositionalEncoding
+>>> layer = SinusoidalPositionalEncoding(d_model=4, dropout=0.0).eval()
+>>> layer(torch.zeros(1, 2, 4)).round(decimals=4)
+tensor([[[0.0000, 1.0000, 0.0000, 1.0000],
+         [0.8415, 0.5403, 0.0100, 1.0000]]])
+
+Rotary embeddings rotate each query by its position: lengths do not change.
+
+>>> rope = RotaryEmbedding(head_dim=4)
+>>> q = torch.ones(1, 3, 4)
+>>> rope(q).shape
+torch.Size([1, 3, 4])
+>>> torch.allclose(rope(q).norm(dim=-1), q.norm(dim=-1))
+True
 """
 
 # --8<-- [start:imports]
