@@ -328,6 +328,18 @@ def test_config_partial_rotary_factor_sets_the_rotated_size():
         ({"rope_type": "dynamic", "factor": 2.0}, {}, ValueError, "needs max_position_embeddings"),
         ({"rope_type": "yarn", "factor": 4.0}, {}, KeyError, "original_max_position_embeddings"),
         (
+            {"rope_type": "yarn", "original_max_position_embeddings": 4096},
+            {"max_position_embeddings": 16384},
+            KeyError,
+            "needs 'factor'",
+        ),
+        (
+            {"rope_type": "yarn", "factor": None, "original_max_position_embeddings": 4096},
+            {},
+            KeyError,
+            "factor=None, .* pass max_position_embeddings",
+        ),
+        (
             {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0}
             | {"high_freq_factor": 1.0, "original_max_position_embeddings": 8192},
             {},

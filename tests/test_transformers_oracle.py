@@ -158,6 +158,27 @@ def test_frequencies_and_attention_factor_equal_transformers(case, partial_rotar
     assert attention_factor == pytest.approx(expected_factor, rel=1e-15, abs=0)
 
 
+def test_a_missing_yarn_factor_is_an_error_and_none_the_ratio_of_the_lengths():
+    from transformers import LlamaConfig
+
+    lengths = {"rope_type": "yarn", "rope_theta": 10000.0, "original_max_position_embeddings": 4096}
+    # No factor key: Transformers refuses the configuration, and so does posenc.
+    with pytest.raises(KeyError, match="factor"):
+        LlamaConfig(max_position_embeddings=16384, rope_parameters=dict(lengths))
+    with pytest.raises(KeyError, match="needs 'factor'"):
+        frequencies_from_config(HEAD_DIM, lengths, max_position_embeddings=16384)
+    # factor None: both take 16384 / 4096 = 4.
+    with_none = lengths | {"factor": None}
+    expected, expected_factor = transformers_frequencies(
+        llama_config(with_none, max_position_embeddings=16384)
+    )
+    inv_freq, attention_factor = frequencies_from_config(
+        HEAD_DIM, with_none, max_position_embeddings=16384
+    )
+    np.testing.assert_allclose(inv_freq, expected, rtol=RTOL, atol=0)
+    assert attention_factor == expected_factor == pytest.approx(0.1 * math.log(4.0) + 1.0)
+
+
 def test_the_oracle_can_tell_the_methods_apart():
     # The tolerance is far below the differences between methods: a wrong dispatch would fail.
     yarn, _ = transformers_frequencies(llama_config(CASES["yarn"][0]))
@@ -203,6 +224,39 @@ def test_rotary_module_equals_llamas(torch, rope_parameters):
         rtol=0,
         atol=2e-5,
     )
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize(
+    "rope_parameters",
+    [
+        {"rope_type": "default", "rope_theta": 10000.0},
+        {"rope_type": "default", "rope_theta": 500000.0},
+        CASES["llama3"][0],
+        CASES["yarn"][0],
+    ],
+    ids=["default", "default 5e5", "llama3", "yarn"],
+)
+def test_rotary_module_equals_llamas_to_float32_rounding_not_bit_for_bit(
+    torch, rope_parameters, head_dim
+):
+    # The bounds that posenc.torch.RotaryEmbedding's docstring states, at positions to 8191.
+    from transformers.models.llama import modeling_llama
+
+    from posenc.torch import RotaryEmbedding
+
+    config = llama_config(rope_parameters, max_position_embeddings=131072, head_dim=head_dim)
+    theirs = modeling_llama.LlamaRotaryEmbedding(config)
+    ours = RotaryEmbedding(
+        head_dim, rope_parameters=rope_parameters, max_position_embeddings=131072
+    )
+    relative = ((ours.inv_freq - theirs.inv_freq).abs() / theirs.inv_freq).max().item()
+    assert relative <= 3e-7
+    x = torch.randn(1, 1, 8192, head_dim, generator=torch.Generator().manual_seed(0))
+    position_ids = torch.arange(8192)[None]
+    expected, _ = modeling_llama.apply_rotary_pos_emb(x, x, *theirs(x, position_ids))
+    difference = (ours(x, position_ids) - expected).abs().max().item()
+    assert 0 < difference <= 5e-4 * x.abs().max().item()
 
 
 def test_partial_rotary_equals_gpt_neox(torch):

@@ -196,7 +196,7 @@ def scaled_dot_product_attention(
       Text-to-Text Transformer", JMLR 2020; the scores without $1/\sqrt{d}$ are in the T5
       code (Mesh TensorFlow) and in Hugging Face's `modeling_t5.py` (`T5Attention`).
     - The bottom-right causal mask: `meta-llama/llama-models`,
-      `models/llama3/reference_impl/model.py` (`Transformer.forward`: zeros for the cached
+      `models/llama3/model.py` (`Transformer.forward`: zeros for the cached
       keys beside the triangular mask); `Dao-AILab/flash-attention`,
       `flash_attn/flash_attn_interface.py` (the docstring of `flash_attn_func` on
       `causal`); PyTorch, `torch/nn/attention/bias.py` (`CausalVariant.UPPER_LEFT` and

@@ -501,7 +501,7 @@ def llama3_frequencies(
     ----------
     - A. Dubey et al., "The Llama 3 Herd of Models", 2024, arXiv:2407.21783, sections 3.2
       and 3.4.2 (`rope_theta` 500,000; context extended to 128K).
-    - Meta, `meta-llama/llama-models`, `models/llama3/reference_impl/model.py`
+    - Meta, `meta-llama/llama-models`, `models/llama3/model.py`
       (`apply_scaling`).
     - Hugging Face Transformers, `src/transformers/modeling_rope_utils.py`,
       `_compute_llama3_parameters`.
@@ -574,8 +574,9 @@ def frequencies_from_config(
     max_position_embeddings : int, optional
         The configuration's `max_position_embeddings`. Needed by `"dynamic"` (as its
         trained length), and used by `"yarn"` and `"llama3"` when the dictionary has no
-        `original_max_position_embeddings`, and by `"yarn"` for a missing `factor`
+        `original_max_position_embeddings`, and by `"yarn"` when its `factor` is None
         (`max_position_embeddings / original_max_position_embeddings`), as Transformers does.
+        A `factor` key that is missing altogether raises `KeyError`, as in Transformers.
     seq_len : int, optional
         Current sequence length, for `"dynamic"` (default: `max_position_embeddings`,
         which leaves the frequencies unchanged).
@@ -590,7 +591,8 @@ def frequencies_from_config(
     Raises
     ------
     KeyError
-        If a key the `rope_type` needs is missing.
+        If a key the `rope_type` needs is missing. For `"yarn"` that includes `factor`, even
+        though its value may be None (then `max_position_embeddings` must be given).
     TypeError, ValueError
         For an unknown `rope_type` (the message lists the known ones), an unknown key, or a
         value out of range (see the function of each type).
@@ -676,7 +678,19 @@ def frequencies_from_config(
             rotary_dim=rotary_dim,
         )
         return inv_freq, 1.0
-    # yarn. Without a factor, Transformers takes the ratio of the two lengths.
+    # yarn. Transformers requires the key (`_validate_yarn_rope_parameters`) and takes the
+    # ratio of the two lengths for a factor of None (`_compute_yarn_parameters`).
+    if "factor" not in params:
+        raise KeyError(
+            "rope_parameters for rope_type='yarn' needs 'factor' (a number >= 1, or None for "
+            "max_position_embeddings / original_max_position_embeddings)"
+        )
+    if params["factor"] is None and max_position_embeddings is None:
+        raise KeyError(
+            "rope_parameters for rope_type='yarn' has factor=None, which means "
+            "max_position_embeddings / original_max_position_embeddings: pass "
+            "max_position_embeddings"
+        )
     implied = None if max_position_embeddings is None else max_position_embeddings / original
     factor = number("factor", implied)
     inv_freq = yarn_frequencies(
