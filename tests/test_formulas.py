@@ -108,6 +108,19 @@ def test_text_without_formulas_is_unchanged():
         ),
         (r"\Gamma", '<mi mathvariant="normal">&#x00393;</mi>'),
         (r"\mathbb{R}^{d}", "<msup><mi>&#x0211D;</mi><mrow><mi>d</mi></mrow></msup>"),
+        # a prime at the letter's height, before the letter's scripts (TeX draws q'_m so)
+        (r"L'", '<mrow><mi>L</mi><mo lspace="0" rspace="0">&#x02032;</mo></mrow>'),
+        (
+            r"\theta'_i",
+            '<msub><mrow><mi>&#x003B8;</mi><mo lspace="0" rspace="0">&#x02032;</mo></mrow>'
+            "<mi>i</mi></msub>",
+        ),
+        (
+            r"b'^{2}",
+            '<msup><mrow><mi>b</mi><mo lspace="0" rspace="0">&#x02032;</mo></mrow>'
+            "<mrow><mn>2</mn></mrow></msup>",
+        ),
+        (r"f''", '<mrow><mi>f</mi><mo lspace="0" rspace="0">&#x02033;</mo></mrow>'),
         (
             r"\left. x \right|",
             '<mrow><mo stretchy="true" fence="true" form="prefix" /><mi>x</mi>'
@@ -153,6 +166,10 @@ def test_constructs_give_this_mathml(tex, mathml):
         ("\\argmax_i", "a word is set as an operator"),
         ("\\mathop{foo}", "a word is set as an operator"),
         ("\\mbox{a<b}", "malformed MathML"),
+        # a prime raised as a superscript is a small tick far above its letter
+        ("x^{\\prime}", "a prime set as a superscript"),
+        ("\\mathrm{d}'", "a prime set as a superscript"),
+        ("f'''''", "more than four primes"),
     ],
 )
 def test_bad_formulas_raise(tex, message):

@@ -41,6 +41,12 @@ _UPRIGHT_LEFT = re.compile(
     r"\\(?:operatorname|mathrm|mathup|mathbf|text)(?![A-Za-z])\*?(?!\{@\d+@\})"
 )
 _NAME = re.compile(r"(?:[A-Za-z0-9 ]|\\,)*[A-Za-z0-9](?:[A-Za-z0-9 ]|\\,)*")
+# A prime after a letter, a digit or a command (L', \theta'_i, f''). latex2mathml makes it a
+# superscript, <msup><mi>L</mi><mi>&#x02032;</mi></msup>; but U+2032 is already a raised
+# glyph, and raised again it is a small tick far above the letter (s = L'/L reads L/L).
+# TeX and MathJax draw it at the letter's height, before the letter's subscript or superscript.
+_PRIMED = re.compile(r"(?P<base>\\[A-Za-z]+|[A-Za-z0-9])\s*(?P<primes>'+)")
+_PRIME_SIGNS = "\u2032\u2033\u2034\u2057"  # one to four primes
 _TEXT = re.compile(r"(?:[^\\$&%#^_~]|\\[_&%#$])+")
 # latex2mathml sets \text{@3@} as <mtext>@3@</mtext>, wherever it stands (base, script, ...).
 _PLACEHOLDER = re.compile(r"<mtext>(?P<key>@\d+@)</mtext>")
@@ -152,6 +158,19 @@ def _check(mathml: str, formula: str) -> None:
             raise FormulaError(f"{message.format(**found.groupdict())}: {formula!r}")
 
 
+def _check_primes(mathml: str, formula: str) -> None:
+    """Raise FormulaError for a prime set as a superscript (see _PRIMED)."""
+    for node in ElementTree.fromstring(mathml).iter():
+        if node.tag in _SCRIPTED:
+            scripts = "".join("".join(script.itertext()) for script in list(node)[1:])
+            if any(sign in scripts for sign in _PRIME_SIGNS):
+                raise FormulaError(
+                    f"a prime set as a superscript, drawn far above its letter (write the "
+                    f"prime right after a letter or a command, as in L' or \\theta'_i): "
+                    f"{formula!r}"
+                )
+
+
 def _space_operators(mathml: str, operators: set[str], formula: str) -> str:
     """Put a thin space after each operator name that an ordinary symbol follows in its row."""
     try:  # parsing also guards against malformed markup, which a browser would silently mend
@@ -202,6 +221,16 @@ def _to_mathml(tex: str, *, display: str) -> str:
         return f"\\text{{@{len(parts) - 1}@}}"
 
     tex = _UPRIGHT.sub(placeholder, tex)
+
+    def primed(match: re.Match[str]) -> str:
+        signs = _PRIME_SIGNS[len(match["primes"]) - 1 : len(match["primes"])]
+        if not signs:
+            raise FormulaError(f"more than four primes in a row: {formula!r}")
+        parts.append((f'<mo lspace="0" rspace="0">{_entities(signs)}</mo>', False))
+        # braced with its base, so that a subscript or superscript follows the prime
+        return f"{{{match['base']}\\text{{@{len(parts) - 1}@}}}}"
+
+    tex = _PRIMED.sub(primed, tex)
     left = _UPRIGHT_LEFT.search(tex)
     if left:
         raise FormulaError(
@@ -216,6 +245,7 @@ def _to_mathml(tex: str, *, display: str) -> str:
     operators = {f"@{index}@" for index, (_, operator) in enumerate(parts) if operator}
     mathml = _space_operators(mathml, operators, formula)
     mathml = _PLACEHOLDER.sub(lambda m: parts[int(m.group("key").strip("@"))][0], mathml)
+    _check_primes(mathml, formula)
     mathml = _CAPITAL_GREEK.sub(r'<mi mathvariant="normal">\1</mi>', mathml)
     for name, length in _NAMED_WIDTHS.items():
         mathml = mathml.replace(f'width="{name}"', f'width="{length}"')
