@@ -391,8 +391,10 @@ def yarn_attention_factor(
     multiplied by $1/t$, with no change to the attention kernel.
 
     DeepSeek-V2 and V3 configurations add `mscale` and `mscale_all_dim`: then the factor is
-    $(0.1\, \text{mscale} \ln s + 1) / (0.1\, \text{mscale\_all\_dim} \ln s + 1)$, which is 1
-    when both are equal (those models scale their softmax separately instead). As in
+
+    $$\frac{0.1\, \text{mscale} \ln s + 1}{0.1\, \text{mscale\_all\_dim} \ln s + 1},$$
+
+    which is 1 when both are equal (those models scale their softmax separately instead). As in
     Transformers, they are used only when both are given and nonzero; otherwise the factor
     is YaRN's. DeepSeek's own code (`deepseek-ai/DeepSeek-V3`, `inference/model.py`) takes
     `mscale` even without `mscale_all_dim`.
@@ -459,12 +461,12 @@ def llama3_frequencies(
 
     With $L$ the trained length and $\lambda_i = 2\pi/\theta_i$: pairs whose wavelength is
     shorter than $L$ / `high_freq_factor` keep $\theta_i$; pairs whose wavelength is longer
-    than $L$ / `low_freq_factor` are divided by `factor`; between the two, with
-    $\gamma_i = (L/\lambda_i - \text{low\_freq\_factor}) / (\text{high\_freq\_factor} -
-    \text{low\_freq\_factor})$, $\theta'_i = (1 - \gamma_i)\, \theta_i / \text{factor} +
-    \gamma_i\, \theta_i$. It is YaRN's frequency ramp, linear in the number of turns
-    $L/\lambda_i$ as in YaRN's paper, with `low_freq_factor` and `high_freq_factor` in the
-    roles of $\alpha$ and $\beta$, and without YaRN's temperature. Meta's released values:
+    than $L$ / `low_freq_factor` are divided by `factor`. Between the two, with
+    $\alpha$ = `low_freq_factor`, $\beta$ = `high_freq_factor` and $s$ = `factor`,
+    $\gamma_i = (L/\lambda_i - \alpha) / (\beta - \alpha)$ and
+    $\theta'_i = (1 - \gamma_i)\, \theta_i / s + \gamma_i\, \theta_i$. It is YaRN's
+    frequency ramp, linear in the number of turns $L/\lambda_i$ as in YaRN's paper (where
+    $\alpha$ and $\beta$ play the same roles), without YaRN's temperature. Meta's released values:
     `factor=8`, `low_freq_factor=1`, `high_freq_factor=4`,
     `original_max_position_embeddings=8192`, with `rope_theta=500000`. The Llama 3 paper
     (Dubey et al. 2024, section 3.4.2) describes the long-context pre-training, not this

@@ -1,0 +1,60 @@
+"""Every page on a phone (360 and 412 px wide) and a desktop: nothing wider than the screen,
+and every quiz control in sight once its question is.
+
+One load per page serves every size and both palettes: the viewport and the colour scheme
+change in place, and the layout is read again.
+"""
+
+import pytest
+from playwright.sync_api import Page
+
+from test_browser_site import ALL_PAGES
+
+SIZES = [(360, 780), (412, 915), (1440, 900)]
+
+# Lay out everything now: the theme defers the layout of what is off-screen
+# (content-visibility), which would report the boxes of far-away controls as empty.
+_LAY_OUT_ALL = "*{content-visibility: visible !important}"
+
+# The controls of the quizzes that a reader must reach, and where each one is cut off: by the
+# screen, or by a box that scrolls sideways (a reader sees no cue that it does).
+_HIDDEN_CONTROLS = """() => {
+  const out = [];
+  for (const control of document.querySelectorAll(
+      ".pe-quiz input, .pe-quiz select, .pe-quiz button")) {
+    if (!control.checkVisibility({visibilityProperty: true})) continue;
+    const box = control.getBoundingClientRect();
+    let right = window.innerWidth, left = 0;
+    for (let up = control.parentElement; up; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") {
+        const clip = up.getBoundingClientRect();
+        right = Math.min(right, clip.right);
+        left = Math.max(left, clip.left);
+      }
+    }
+    if (box.right > right + 0.5 || box.left < left - 0.5)
+      out.push(`${control.closest("form").id} ${control.outerHTML.slice(0, 60)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("path", ALL_PAGES)
+def test_no_page_is_wider_than_the_screen_and_every_quiz_control_is_in_sight(
+    tab: Page, site_url: str, path
+):
+    tab.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    tab.goto(site_url + path)
+    tab.add_style_tag(content=_LAY_OUT_ALL)
+    problems = []
+    for width, height in SIZES:
+        tab.set_viewport_size({"width": width, "height": height})
+        for scheme in ("light", "dark"):
+            tab.emulate_media(color_scheme=scheme)
+            where = f"{width} px, {scheme}"
+            scroll_width = tab.evaluate("document.documentElement.scrollWidth")
+            if scroll_width > width:
+                problems.append(f"{where}: the page is {scroll_width} px wide")
+            problems += [f"{where}: out of sight: {c}" for c in tab.evaluate(_HIDDEN_CONTROLS)]
+    tab.emulate_media(color_scheme=None)
+    assert problems == []
