@@ -1,5 +1,6 @@
 """Every page on a phone (360 and 412 px wide) and a desktop: nothing wider than the screen,
-and every quiz control in sight once its question is.
+every quiz control in sight once its question is, formulas and tables that say they scroll,
+equation numbers in sight, names in tables whole.
 
 One load per page serves every size and both palettes: the viewport and the colour scheme
 change in place, and the layout is read again.
@@ -39,10 +40,31 @@ _HIDDEN_CONTROLS = """() => {
 }"""
 
 
+# Boxes that scroll sideways (display formulas, tables) and show no cue that they do; equation
+# numbers out of sight; names in table cells broken across lines.
+_UNSEEN_OVERFLOW = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll(
+      ".pe-equation__body, .md-typeset__scrollwrap")) {
+    if (!box.checkVisibility() || box.scrollWidth <= box.clientWidth + 1) continue;
+    if (!getComputedStyle(box).backgroundImage.includes("gradient"))
+      out.push(`scrolls without a cue: ${box.parentElement.id || box.className}`);
+  }
+  for (const number of document.querySelectorAll(".pe-equation-number")) {
+    const box = number.getBoundingClientRect();
+    if (box.width === 0 || box.right > window.innerWidth)
+      out.push(`equation number out of sight: ${number.textContent}`);
+  }
+  for (const code of document.querySelectorAll("td code")) {
+    if (code.checkVisibility() && code.getClientRects().length > 1)
+      out.push(`broken across lines: ${code.textContent}`);
+  }
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("path", ALL_PAGES)
-def test_no_page_is_wider_than_the_screen_and_every_quiz_control_is_in_sight(
-    tab: Page, site_url: str, path
-):
+def test_every_page_fits_the_screen(tab: Page, site_url: str, path):
     tab.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
     tab.goto(site_url + path)
     tab.add_style_tag(content=_LAY_OUT_ALL)
@@ -56,5 +78,6 @@ def test_no_page_is_wider_than_the_screen_and_every_quiz_control_is_in_sight(
             if scroll_width > width:
                 problems.append(f"{where}: the page is {scroll_width} px wide")
             problems += [f"{where}: out of sight: {c}" for c in tab.evaluate(_HIDDEN_CONTROLS)]
+            problems += [f"{where}: {problem}" for problem in tab.evaluate(_UNSEEN_OVERFLOW)]
     tab.emulate_media(color_scheme=None)
     assert problems == []

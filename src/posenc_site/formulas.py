@@ -260,7 +260,9 @@ def _display(match: re.Match[str], numbering: _Numbering) -> str:
     mathml = _to_mathml(_LABEL.sub("", tex), display="block")
     number = numbering.count
     return (
-        f'<div class="pe-equation" id="{anchor}">{mathml}'
+        # The formula scrolls in a box of its own, so that its number stays in sight; a span,
+        # so that no </div> ends the search's exclusion of the whole (posenc_site.search_exclude).
+        f'<div class="pe-equation" id="{anchor}"><span class="pe-equation__body">{mathml}</span>'
         f'<a class="pe-equation-number" href="#{anchor}">({number})</a></div>'
     )
 

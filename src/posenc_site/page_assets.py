@@ -16,8 +16,8 @@ USED_BY = {
     "assets/_mkdocstrings.css": ('class="doc ',),  # mkdocstrings' objects: class="doc doc-...
     "assets/quiz.js": ('class="pe-quiz',),  # posenc_site.quiz's forms
     # Formulas, figures, quizzes; the prompts and output of console sessions (pycon), which
-    # the copy button leaves out.
-    "assets/posenc.css": ('class="pe-', "<math", 'class="gp"', 'class="go"'),
+    # the copy button leaves out; tables, which show that they scroll.
+    "assets/posenc.css": ('class="pe-', "<math", 'class="gp"', 'class="go"', "<table"),
 }
 
 
