@@ -17,8 +17,9 @@ def _said(language: str) -> dict[str, str]:
     """What the quizzes say in ``language``: the site's strings (posenc_site/strings)."""
     quiz = load_strings(language)["quiz"]
     said = ("check", "show", "wrong", "empty", "empty_blank", "empty_match")
+    names = ("wrong_items", "empty_items")
     return {
-        **{key: quiz[key] for key in said},
+        **{key: quiz[key] for key in said + names},
         "right": quiz["correct"],
         "why_not_a": quiz["why_not"].format(letter="A") + ":",  # as the quiz template writes it
         "blank_1": quiz["blank"].format(n=1),
@@ -41,6 +42,31 @@ def form(page: Page, kind: str) -> Locator:
 
 def feedback(quiz: Locator) -> Locator:
     return quiz.locator('[role="status"]')
+
+
+def named(language: str, verdict: str, items: list[str]) -> str:
+    """The feedback that names the empty or wrong fields: "Not quite ... Look again at: ..."."""
+    lead = {"wrong": "wrong", "empty": "empty_blank", "empty_match": "empty_match"}[verdict]
+    which = SAY[language]["wrong_items" if verdict == "wrong" else "empty_items"]
+    return f"{SAY[language][lead]} {which.format(items=', '.join(items))}"
+
+
+def blank_names(language: str, *numbers: int) -> list[str]:
+    return [load_strings(language)["quiz"]["blank"].format(n=n) for n in numbers]
+
+
+def terms(quiz: Locator, wrong: bool) -> list[str]:
+    """The terms of a match question whose select is wrong (or empty, with ``wrong`` False)."""
+    return quiz.evaluate(
+        """(form, wrong) => Array.from(form.querySelectorAll("label"))
+          .filter(label => {
+            const select = label.querySelector("select");
+            return wrong ? select.value !== "" && select.value !== select.dataset.correct
+                         : select.value === "";
+          })
+          .map(label => label.querySelector("span").textContent.trim())""",
+        wrong,
+    )
 
 
 def check(quiz: Locator, language: str) -> None:
@@ -94,11 +120,11 @@ def test_blank_by_mouse(lesson: Page, request):
     quiz = form(lesson, "blank")
     blank = quiz.get_by_role("textbox", name=SAY[language]["blank_1"])
     check(quiz, language)
-    expect(feedback(quiz)).to_have_text(SAY[language]["empty_blank"])
+    expect(feedback(quiz)).to_have_text(named(language, "empty", blank_names(language, 1)))
     blank.click()
     blank.fill("3")
     check(quiz, language)
-    expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
+    expect(feedback(quiz)).to_have_text(named(language, "wrong", blank_names(language, 1)))
     expect(blank).to_have_attribute("aria-invalid", "true")
     blank.fill("  2 ")
     check(quiz, language)
@@ -113,7 +139,7 @@ def test_blank_by_keyboard(lesson: Page, request):
     quiz.locator("input").focus()
     lesson.keyboard.type("1")
     lesson.keyboard.press("Enter")
-    expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
+    expect(feedback(quiz)).to_have_text(named(language, "wrong", blank_names(language, 1)))
     lesson.keyboard.press("Backspace")
     lesson.keyboard.type("2")
     lesson.keyboard.press("Enter")
@@ -138,11 +164,15 @@ def test_match_by_mouse(lesson: Page, request):
     expect(selects).to_have_count(4)
     selects.nth(0).select_option(index=1)
     check(quiz, language)
-    expect(feedback(quiz)).to_have_text(SAY[language]["empty_match"])
+    empty = terms(quiz, wrong=False)
+    assert len(empty) == 3
+    expect(feedback(quiz)).to_have_text(named(language, "empty_match", empty))
     for k in range(4):
         selects.nth(k).select_option(index=1)  # the first meaning for every concept
     check(quiz, language)
-    expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
+    wrong = terms(quiz, wrong=True)
+    assert len(wrong) == 3  # the first meaning is right for one concept
+    expect(feedback(quiz)).to_have_text(named(language, "wrong", wrong))
     for k in range(4):
         selects.nth(k).select_option(value=str(k))
     check(quiz, language)
@@ -159,7 +189,7 @@ def test_match_by_keyboard(lesson: Page, request):
         lesson.keyboard.type(letter)
         lesson.keyboard.press("Tab")
     lesson.keyboard.press("Enter")  # Tab has reached the Check button
-    expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
+    expect(feedback(quiz)).to_contain_text(SAY[language]["wrong"])
     quiz.locator("select").first.focus()
     for letter in letters:
         lesson.keyboard.type(letter)
@@ -179,7 +209,7 @@ def test_complete_the_code_opens_the_executed_solution(lesson: Page, request):
     for k, text in enumerate(["two_i * d_model", "0::2", "1::2", "x + PE"]):
         blanks.nth(k).fill(text)
     blanks.nth(3).press("Enter")
-    expect(feedback(quiz)).to_have_text(SAY[language]["wrong"])
+    expect(feedback(quiz)).to_have_text(named(language, "wrong", blank_names(language, 1, 4)))
     expect(blanks.nth(0)).to_have_attribute("aria-invalid", "true")
     expect(blanks.nth(1)).to_have_attribute("aria-invalid", "false")
     blanks.nth(0).fill("two_i/d_model")

@@ -40,29 +40,44 @@
     return ["wrong", why];
   }
 
-  function checkBlanks(form) {
-    const inputs = Array.from(form.querySelectorAll(".pe-quiz__blank"));
-    if (inputs.some((input) => input.value.trim() === "")) return ["empty"];
-    let allRight = true;
-    inputs.forEach((input) => {
-      const accepted = input.dataset.answers.split("\u001f").map(normalise);
-      const right = accepted.includes(normalise(input.value));
-      input.setAttribute("aria-invalid", right ? "false" : "true");
-      allRight = allRight && right;
+  // The name a reader knows a field by: "Blank 2" for a blank, the term for a matched item.
+  function nameOf(field) {
+    if (field.getAttribute("aria-label")) return field.getAttribute("aria-label");
+    const term = field.closest("label").querySelector("span");
+    return term ? term.textContent.trim() : "";
+  }
+
+  // Blanks and matches: each field right or wrong; the result names the empty or wrong ones,
+  // so that the verdict does not rest on the colour of a border alone.
+  function checkFields(fields, isRight, isEmpty, form) {
+    const names = (list) => list.map(nameOf).join(", ");
+    const empty = fields.filter(isEmpty);
+    if (empty.length > 0) return ["empty", form.dataset.msgEmptyItems.replace("{items}", names(empty))];
+    const wrong = fields.filter((field) => {
+      const right = isRight(field);
+      field.setAttribute("aria-invalid", right ? "false" : "true");
+      return !right;
     });
-    return [allRight ? "right" : "wrong"];
+    if (wrong.length === 0) return ["right"];
+    return ["wrong", form.dataset.msgWrongItems.replace("{items}", names(wrong))];
+  }
+
+  function checkBlanks(form) {
+    return checkFields(
+      Array.from(form.querySelectorAll(".pe-quiz__blank")),
+      (input) => input.dataset.answers.split("\u001f").map(normalise).includes(normalise(input.value)),
+      (input) => input.value.trim() === "",
+      form,
+    );
   }
 
   function checkMatch(form) {
-    const selects = Array.from(form.querySelectorAll("select"));
-    if (selects.some((select) => select.value === "")) return ["empty"];
-    let allRight = true;
-    selects.forEach((select) => {
-      const right = select.value === select.dataset.correct;
-      select.setAttribute("aria-invalid", right ? "false" : "true");
-      allRight = allRight && right;
-    });
-    return [allRight ? "right" : "wrong"];
+    return checkFields(
+      Array.from(form.querySelectorAll("select")),
+      (select) => select.value === select.dataset.correct,
+      (select) => select.value === "",
+      form,
+    );
   }
 
   const checks = { choice: checkChoice, blank: checkBlanks, complete: checkBlanks, match: checkMatch };
@@ -77,7 +92,7 @@
       const messages = form.dataset;
       if (result === "empty") {
         const empty = { blank: messages.msgEmptyBlank, complete: messages.msgEmptyBlank, match: messages.msgEmptyMatch };
-        say(form, empty[form.dataset.kind] || messages.msgEmpty, "empty");
+        say(form, (empty[form.dataset.kind] || messages.msgEmpty) + (why ? " " + why : ""), "empty");
       } else if (result === "right") {
         const extra = form.dataset.kind === "complete" ? " " + messages.msgSeeSolution : "";
         say(form, messages.msgCorrect + extra, "right");
