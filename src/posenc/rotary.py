@@ -134,11 +134,12 @@ def apply_rotary(
     layout : {"half", "interleaved"}, default "half"
         Which dimensions form a pair. `"half"`: `(i, i + d / 2)`, GPT-NeoX style
         (`rotate_half`), the layout of most checkpoints people load: GPT-NeoX, and Llama 1-3,
-        Mistral and Qwen in Hugging Face Transformers; flash-attn's `interleaved=False`,
-        vLLM's `is_neox_style=True`. `"interleaved"`: `(2i, 2i + 1)`, GPT-J style
-        (`rotate_every_two`), as in the RoFormer paper, GPT-J, Meta's reference LLaMA code
-        and Hugging Face's Llama 4 (complex numbers, `view_as_complex`). DeepSeek-V3's
-        configuration chooses with `rope_interleave` (Transformers' `DeepseekV3Config`).
+        Mistral 7B (`modeling_mistral.py`) and Qwen in Hugging Face Transformers;
+        flash-attn's `interleaved=False`, vLLM's `is_neox_style=True`. `"interleaved"`:
+        `(2i, 2i + 1)`, GPT-J style (`rotate_every_two`), as in the RoFormer paper, GPT-J,
+        Meta's reference LLaMA code and Hugging Face's Llama 4 (complex numbers,
+        `view_as_complex`). DeepSeek-V3's and Mistral 4's configurations choose with
+        `rope_interleave` (Transformers' `DeepseekV3Config`, `Mistral4Config`).
         Weights trained with one layout give wrong results, silently, with the other; see
         `interleaved_to_half`.
     rotary_dim : int, optional

@@ -143,11 +143,12 @@ class RotaryEmbedding(nn.Module):
     Equal to Transformers' results to float32 rounding, not bit for bit: `inv_freq` here is
     the float64 value rounded once to float32, where Transformers computes
     `base ** (arange / dim)` in float32, so the two differ by a few float32 ulps (relative
-    difference up to 3e-7). The angle `m * inv_freq` inherits that relative difference, so
+    difference up to 1e-6). The angle `m * inv_freq` inherits that relative difference, so
     the outputs drift apart with the position: at positions up to 8191 they differ by up to
-    5e-4 of the input's largest entry (measured against `LlamaRotaryEmbedding` for
-    `head_dim` 64 and 128, `rope_theta` 10000 and 500000, default, `llama3` and `yarn`;
-    `tests/test_transformers_oracle.py`).
+    5e-4 times the attention factor times the input's largest entry. Measured against
+    `LlamaRotaryEmbedding` for `head_dim` 64, 80, 96, 128 and 256, `rope_theta` 10000,
+    500000 and 1000000, default, `linear`, `llama3` and `yarn` up to factor 40 (largest:
+    9.1e-7 and 4.7e-4); `tests/test_transformers_oracle.py` holds it to these bounds.
 
     With `rope_type="dynamic"` the frequencies follow the length of each call
     (`position_ids.max() + 1`). Transformers keeps those of the longest length seen so far,
