@@ -336,6 +336,7 @@ SPELLINGS = [
     (r"\b[Öö]zgün Transformer", "özgün transformer", "lower case, as the English"),
     (r"\bbirebir\b", "bire bir", "two words"),
     (r"\bnumaralı\s+konu\b", "numaralı sorun kaydı", "an issue; 'konu' reads as 'konum'"),
+    (r"\bçekme\s+isteğ", "birleştirme isteği", "a pull request, one term on every page"),
 ]
 
 
@@ -395,6 +396,41 @@ def thousands_with_points(prose: Prose) -> list[str]:
 def test_turkish_texts_group_thousands_with_a_space():
     found = [finding for prose in turkish_prose() for finding in thousands_with_points(prose)]
     assert found == [], "write thousands with a space, decimals with a point:\n" + "\n".join(found)
+
+
+# A comma between digits: "0,48", "1,3 milyar", "%8,7". Lists are written "0, 1 ve 2".
+_DECIMAL_COMMA = re.compile(r"(?<![\d,])\d+(?:,\d+)+")
+
+
+def decimal_commas(prose: Prose) -> list[str]:
+    """Numbers of a Turkish text written with a decimal comma, or a comma grouping thousands.
+
+    The pages write decimals with a point, as the code prints them, so that a number in the
+    text reads the same as in the output beside it; "0,02" beside `std=0.02` reads as two
+    numbers.
+    """
+    return [
+        f"{prose.at(match.start())}: {match.group()!r} -> {match.group().replace(',', '.')!r}"
+        for match in _DECIMAL_COMMA.finditer(prose.text)
+    ]
+
+
+def test_turkish_texts_write_decimals_with_a_point():
+    found = [finding for prose in turkish_prose() for finding in decimal_commas(prose)]
+    assert found == [], "write decimals with a point, as the code prints them:\n" + "\n".join(found)
+
+
+def test_the_decimal_check_tells_decimals_from_lists(tmp_path):
+    page = tmp_path / "decimal-check.tr.md"
+    page.write_text(
+        "Yaklaşık 0,48 ve %8,7; 1,3 milyar.\n0, 1 ve 2 numaralı konumlar; 0.018 ve `0,02`.\n",
+        "utf-8",
+    )
+    assert decimal_commas(page_prose(page, "")) == [
+        "decimal-check.tr.md:1: '0,48' -> '0.48'",
+        "decimal-check.tr.md:1: '8,7' -> '8.7'",
+        "decimal-check.tr.md:1: '1,3' -> '1.3'",
+    ]
 
 
 def test_the_thousands_check_tells_thousands_from_decimals(tmp_path):

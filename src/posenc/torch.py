@@ -46,27 +46,33 @@ __all__ = ["RotaryEmbedding", "SinusoidalPositionalEncoding"]
 
 
 # --8<-- [start:sinusoidal]
+# (This part is shown in a lesson: its lines fit a phone, 79 characters.)
 class SinusoidalPositionalEncoding(nn.Module):
-    """Add the sinusoidal encoding of Vaswani et al. (2017, section 3.5) to token embeddings.
+    """Add the sinusoidal encoding to token embeddings.
+
+    The encoding of Vaswani et al. (2017, section 3.5).
 
     Parameters
     ----------
     d_model : int
         Size of the embeddings, `>= 1`.
     dropout : float, default 0.1
-        Dropout applied to the sum, as in the paper; identity in `eval()` mode.
+        Dropout applied to the sum, as in the paper; identity in `eval()`
+        mode.
     max_len : int, default 5000
         Longest sequence accepted; the table has this many rows.
     base : float, default 10000.0
         Base of the wavelengths.
     batch_first : bool, default True
-        Inputs of shape `(batch, seq, d_model)`; with False, `(seq, batch, d_model)`.
+        Inputs of shape `(batch, seq, d_model)`; with False,
+        `(seq, batch, d_model)`.
 
     Notes
     -----
-    The table is a buffer, not a parameter: it is not trained, it follows `.to(device)`, and
-    it is left out of the `state_dict` (it is recomputed, so checkpoints stay small and a
-    module with another `max_len` loads them).
+    The table is a buffer, not a parameter: it is not trained, it follows
+    `.to(device)`, and it is left out of the `state_dict` (it is
+    recomputed, so checkpoints stay small and a module with another
+    `max_len` loads them).
     """
 
     def __init__(
@@ -79,27 +85,32 @@ class SinusoidalPositionalEncoding(nn.Module):
         batch_first: bool = True,
     ) -> None:
         super().__init__()
-        table = torch.from_numpy(sinusoidal_encoding(max_len, d_model, base=base))
-        self.register_buffer("pe", table.to(torch.float32), persistent=False)
+        table = sinusoidal_encoding(max_len, d_model, base=base)
+        buffer = torch.from_numpy(table).to(torch.float32)
+        self.register_buffer("pe", buffer, persistent=False)
         self.dropout = nn.Dropout(p=dropout)
-        self.d_model, self.max_len, self.batch_first = d_model, max_len, batch_first
+        self.d_model = d_model
+        self.max_len = max_len
+        self.batch_first = batch_first
 
     def forward(self, x: torch.Tensor, start: int = 0) -> torch.Tensor:
         """Return `dropout(x + PE)`, same shape, dtype and device as `x`.
 
-        `start` is the position of the first token: 0 for a whole sequence, the number of
-        tokens already decoded (the key/value cache's length) for the next ones.
+        `start` is the position of the first token: 0 for a whole
+        sequence, the number of tokens already decoded (the key/value
+        cache's length) for the next ones.
         """
         if x.dim() != 3 or x.size(-1) != self.d_model:
-            layout = "(batch, seq, d_model)" if self.batch_first else "(seq, batch, d_model)"
-            raise ValueError(
-                f"x must have shape {layout} with d_model={self.d_model}, got {tuple(x.shape)}"
-            )
+            order = "batch, seq" if self.batch_first else "seq, batch"
+            layout = f"({order}, d_model)"
+            wanted = f"{layout} with d_model={self.d_model}"
+            got = tuple(x.shape)
+            raise ValueError(f"x must have shape {wanted}, got {got}")
         seq_len = x.size(1) if self.batch_first else x.size(0)
         if start < 0 or start + seq_len > self.max_len:
             raise ValueError(
-                f"positions {start} to {start + seq_len - 1} must lie in [0, max_len - 1] = "
-                f"[0, {self.max_len - 1}]"
+                f"positions {start} to {start + seq_len - 1} must lie in "
+                f"[0, max_len - 1] = [0, {self.max_len - 1}]"
             )
         pe = self.pe[start : start + seq_len].to(dtype=x.dtype)
         pe = pe.unsqueeze(0) if self.batch_first else pe.unsqueeze(1)

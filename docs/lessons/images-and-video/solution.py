@@ -13,7 +13,8 @@ def position_ids(segments):
             start += segment
         else:
             t, h, w = segment
-            grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
+            axes = (np.arange(t), np.arange(h), np.arange(w))
+            grid = np.meshgrid(*axes, indexing="ij")
             parts.append(start + np.stack(grid).reshape(3, -1))
             start += max(t, h, w)
     return np.concatenate(parts, axis=1)

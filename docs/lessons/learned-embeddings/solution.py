@@ -1,7 +1,8 @@
 import numpy as np
 
 max_positions, d_model = 8, 4
-table = np.random.default_rng(0).normal(0.0, 0.02, size=(max_positions, d_model))
+rng = np.random.default_rng(0)
+table = rng.normal(0.0, 0.02, size=(max_positions, d_model))
 
 
 def lookup(table, positions):
@@ -9,7 +10,8 @@ def lookup(table, positions):
     limit = table.shape[0]
     outside = (positions < 0) | (positions >= limit)
     if outside.any():
-        raise ValueError(f"positions must be in [0, {limit - 1}], got {positions[outside].flat[0]}")
+        first = positions[outside].flat[0]
+        raise ValueError(f"positions must be in [0, {limit - 1}], got {first}")
     return table[positions]
 
 

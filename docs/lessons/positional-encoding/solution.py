@@ -28,5 +28,8 @@ print(PE.shape)
 print(PE[0])
 print(np.round(PE[1], 3))
 same_without = np.allclose(self_attention(x[::-1]), self_attention(x)[::-1])
-same_with = np.allclose(self_attention(x[::-1] + PE), self_attention(x + PE)[::-1])
+same_with = np.allclose(
+    self_attention(x[::-1] + PE),
+    self_attention(x + PE)[::-1],
+)
 print(same_without, same_with)
