@@ -261,8 +261,10 @@ def _display(match: re.Match[str], numbering: _Numbering) -> str:
     number = numbering.count
     return (
         # The formula scrolls in a box of its own, so that its number stays in sight; a span,
-        # so that no </div> ends the search's exclusion of the whole (posenc_site.search_exclude).
-        f'<div class="pe-equation" id="{anchor}"><span class="pe-equation__body">{mathml}</span>'
+        # so that no </div> ends the search's exclusion of the whole (posenc_site.search_exclude),
+        # which takes the focus, so that a keyboard can scroll it (as Material's code blocks do).
+        f'<div class="pe-equation" id="{anchor}">'
+        f'<span class="pe-equation__body" tabindex="0">{mathml}</span>'
         f'<a class="pe-equation-number" href="#{anchor}">({number})</a></div>'
     )
 
