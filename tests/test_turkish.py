@@ -336,7 +336,7 @@ SPELLINGS = [
     (r"\b[Öö]zgün Transformer", "özgün transformer", "lower case, as the English"),
     (r"\bbirebir\b", "bire bir", "two words"),
     (r"\bnumaralı\s+konu\b", "numaralı sorun kaydı", "an issue; 'konu' reads as 'konum'"),
-    (r"\bçekme\s+isteğ", "birleştirme isteği", "a pull request, one term on every page"),
+    (r"\bçekme\s+iste[kğ]", "birleştirme isteği", "a pull request, one term on every page"),
 ]
 
 
