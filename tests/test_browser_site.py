@@ -39,6 +39,7 @@ SCRIPTS = {
     "assets/javascripts/bundle.": None,
     "assets/javascripts/workers/search.": None,
     "assets/quiz.js": ".pe-quiz",
+    "assets/lightbox.js": ".pe-figure",
 }
 _UNUSED_STYLESHEETS = """origin => [...document.styleSheets]
     .filter(sheet => sheet.href && sheet.href.startsWith(origin))

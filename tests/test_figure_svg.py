@@ -1,13 +1,17 @@
 """The SVG of the figures: one drawing for every language, and what the cleaning keeps."""
 
+import base64
+import io
 import re
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 import pytest
 from matplotlib.text import Text
+from PIL import Image
 
 from posenc import _svg, _svg_clean
+from posenc._layout import text_width
 from posenc.plotting import (
     _INK,
     _style,
@@ -20,32 +24,51 @@ from posenc.plotting import (
     to_html,
 )
 
-# Labels as tall as one another (each has an ascending letter, none a letter that reaches
-# further, such as "İ" or "ğ", whose line is taller): only their lengths differ.
-SHORT = {"title": "l", "xlabel": "l", "ylabel": "l"}
+# Labels as tall as one another (each line has an ascending letter, none a letter that reaches
+# further, such as "İ" or "ğ", whose line is taller): only their lengths differ. Each fits on
+# one line of the figure, even over a panel (posenc.plotting breaks a longer one into lines).
+SHORT = {"title": "l", "xlabel": "l", "ylabel": "l", "panel": "l"}
 LONG = {
-    "title": "A long title with ascending letters, as most labels have",
-    "xlabel": "the horizontal axis, 12345 (67890)",
+    "title": "A long title with ascending letters",
+    "xlabel": "horizontal, 12 (34)",
     "ylabel": "a rather long label of the vertical axis",
+    "panel": "a panel's title",
 }
+# Titles and horizontal labels of two lines, as a title too long for the figure becomes.
+SHORT_LINES = {**SHORT, "title": "l\nl", "xlabel": "l\nl", "panel": "l\nl"}
+LONG_LINES = {
+    **LONG,
+    "title": "A long title with ascending\nletters, as most labels have",
+    "xlabel": "the horizontal axis,\nlabelled 12 (34)",
+    "panel": "a panel's title\nin two lines",
+}
+
+
+def _labels(labels):
+    """The title and axis labels of ``labels``, as the figures take them."""
+    return {key: labels[key] for key in ("title", "xlabel", "ylabel")}
+
+
 FIGURES = {
-    "encoding_heatmap": lambda labels: encoding_heatmap(16, 24, colorbar_label="c", **labels),
-    "dimension_curves": lambda labels: dimension_curves(16, 24, dims=(1, 5), **labels),
+    "encoding_heatmap": lambda labels: encoding_heatmap(
+        16, 24, colorbar_label="c", **_labels(labels)
+    ),
+    "dimension_curves": lambda labels: dimension_curves(16, 24, dims=(1, 5), **_labels(labels)),
     "offset_similarity": lambda labels: offset_similarity(
-        32, 24, starts=(0, 5), matrix_title=labels["title"], **labels
+        32, 24, starts=(0, 5), matrix_title=labels["title"], **_labels(labels)
     ),
     "matrix_heatmap": lambda labels: matrix_heatmap(
-        np.arange(12.0).reshape(3, 4), colorbar_label="c", symmetric=True, **labels
+        np.arange(12.0).reshape(3, 4), colorbar_label="c", symmetric=True, **_labels(labels)
     ),
     "line_plot": lambda labels: line_plot(
-        np.arange(5.0), {"a": np.arange(5.0) ** 2, "b": np.ones(5)}, **labels
+        np.arange(5.0), {"a": np.arange(5.0) ** 2, "b": np.ones(5)}, **_labels(labels)
     ),
     "heatmap_panels": lambda labels: heatmap_panels(
         [np.eye(4), np.arange(16.0).reshape(4, 4)],
-        panel_titles=[labels["title"], labels["xlabel"]],
+        panel_titles=[labels["panel"], labels["panel"]],
         colorbar_label=labels["ylabel"],
         marker=(1, 2),
-        **labels,
+        **_labels(labels),
     ),
 }
 
@@ -55,20 +78,63 @@ def _drawn(figure):
         return _svg._draw(figure)
 
 
+# A line of a text of several lines: matplotlib writes it at its left end.
+_LINE = re.compile(
+    r'font-size: ([\d.]+)px[^"]*" transform="translate\(([-\d.e]+) ([-\d.e]+)\)">([^<]*)<'
+)
+
+
+def _centred(svg):
+    """``svg`` with each line of a text of several lines at its centre, not its left end.
+
+    posenc._svg anchors these lines at their centres, which is where they must lie whatever
+    their text; matplotlib writes their left ends, which depend on the text.
+    """
+
+    def centre(match):
+        size, x, y, text = match.groups()
+        with _style():
+            middle = float(x) + text_width(text, float(size)) / 2
+        return f'font-size: {size}px" transform="translate({middle:f} {y})">{text}<'
+
+    return _LINE.sub(centre, svg)
+
+
+@pytest.mark.parametrize("lines", [1, 2])
 @pytest.mark.parametrize("name", FIGURES)
-def test_titles_and_axis_labels_move_nothing_else(name):
-    # posenc._svg writes any label into a drawing made with another: this holds only because
-    # the layout counts a label by its height and the SVG anchors it at its centre. If this
-    # fails after a matplotlib upgrade, the kept SVGs of posenc._svg would misplace labels.
-    short, long = _drawn(FIGURES[name](SHORT)), _drawn(FIGURES[name](LONG))
-    assert LONG["xlabel"] in long
-    without_texts = re.compile(r">[^<>]*</text>")
+def test_titles_and_axis_labels_move_nothing_else(name, lines):
+    # posenc._svg writes any label into a drawing made with another of as many lines: this
+    # holds only because the layout counts a label by its height and the SVG anchors each line
+    # at its centre. If this fails after a matplotlib upgrade, the kept SVGs of posenc._svg
+    # would misplace labels.
+    short_labels, long_labels = (SHORT, LONG) if lines == 1 else (SHORT_LINES, LONG_LINES)
+    short = _centred(_drawn(FIGURES[name](short_labels)))
+    long = _centred(_drawn(FIGURES[name](long_labels)))
+    for line in long_labels["xlabel"].split("\n"):
+        assert f">{line}</text>" in long
+    # A colour bar of many colours is drawn as an image at the figure's resolution: moved by
+    # float rounding, its pixels may differ by a level of 255. posenc._svg always draws with
+    # placeholders, so a page's bytes never depend on it.
+    images = [_pixels(svg) for svg in (short, long)]
+    for one, other in zip(*images, strict=True):
+        np.testing.assert_allclose(one, other, atol=1)
+    without_texts = re.compile(r">[^<>]*</text>|(?<=base64,)[^\"]*")
     ids = re.compile(r'(?<=id=")[^"]+|(?<=#)[^")]+')  # clip path ids hash their paths
     number = re.compile(r"-?\d+\.?\d*(?:e-?\d+)?")
     short, long = (ids.sub("", without_texts.sub("><", svg)) for svg in (short, long))
     assert number.sub("#", short) == number.sub("#", long)
     numbers = [np.array([float(n) for n in number.findall(svg)]) for svg in (short, long)]
     np.testing.assert_allclose(*numbers, atol=1e-5)  # the same places, to float rounding
+
+
+def _pixels(svg):
+    """The embedded images of ``svg``, as arrays of RGBA values."""
+    return [
+        np.asarray(
+            Image.open(io.BytesIO(base64.b64decode("".join(data.split())))).convert("RGBA")
+        ).astype(int)
+        for data in re.findall(r"base64,([^\"]+)", svg)
+    ]
 
 
 def _points(data):

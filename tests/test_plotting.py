@@ -61,8 +61,9 @@ def test_offset_curves_coincide_for_every_start():
         (lambda: offset_similarity(8, 8, starts=()), "starts must name at least one position"),
         (lambda: to_html(encoding_heatmap(4, 4), alt="  "), "alt must be a non-empty text"),
         (lambda: _panels([]), "matrices must hold at least one matrix"),
-        (lambda: _panels([np.ones(3)]), r"matrices\[0\] must be 2-D and finite"),
-        (lambda: _panels([np.eye(2), [[np.nan]]]), r"matrices\[1\] must be 2-D and finite"),
+        (lambda: _panels([np.ones(3)]), r"matrices\[0\] must be 2-D with finite values"),
+        (lambda: _panels([np.eye(2), [[np.nan]]]), r"matrices\[1\] must be 2-D with finite"),
+        (lambda: _panels([np.eye(2), [[-np.inf]]]), r"matrices\[1\] must be 2-D with finite"),
         (lambda: _panels([np.eye(2)], titles=()), r"one title per matrix \(1\), got 0"),
         (lambda: _panels([np.eye(2)], marker=(0, 2)), r"marker \(0, 2\) lies outside"),
     ],
@@ -175,7 +176,7 @@ def test_panels_share_one_colour_scale_and_keep_their_labels():
     assert [left.get_title(), right.get_title()] == ["sol", "sağ"]
     assert (left.get_ylabel(), right.get_ylabel(), right.get_xlabel()) == ("satır", "", "sütun")
     assert figure.get_suptitle() == "Başlık"
-    assert colorbar.get_ylabel() == "benzerlik"
+    assert colorbar.get_xlabel() == "benzerlik"  # one colour bar, under the panels
 
 
 def test_panels_stay_light():
@@ -312,3 +313,53 @@ def test_labels_are_escaped_and_other_labels_stay_as_matplotlib_draws_them():
     assert ">x</tspan>" in html
     assert ">2</tspan>" in html
     assert not re.search(r">l\d+l<", html)  # no placeholder left
+
+
+def test_masked_entries_of_panels_are_blank_and_left_out_of_the_colour_scale():
+    from posenc import alibi_bias
+
+    bias = alibi_bias(8, 6)
+    figure = heatmap_panels(
+        [bias[0], bias[3]], panel_titles=["0", "3"], title="T", xlabel="j", ylabel="i"
+    )
+    left, _right, _colorbar = figure.axes
+    finite = bias[[0, 3]][np.isfinite(bias[[0, 3]])]
+    assert left.images[0].get_clim() == (finite.min(), finite.max())
+    image = left.images[0].get_array()
+    assert image.mask.sum() == 15  # the upper triangle of 6 by 6, drawn blank
+    np.testing.assert_array_equal(image[~image.mask], bias[0][np.isfinite(bias[0])])
+
+
+def _lines(html):
+    """The titles' lines of an SVG: (x, text), x where each is anchored at its middle."""
+    import re
+
+    texts = re.findall(r'<text style="([^"]*)" x="([\d.]+)" y="[\d.]+">([^<]*)<', html)
+    titles = [(style, x, text) for style, x, text in texts if "font-size:12px" in style]
+    assert all("text-anchor:middle" in style for style, _, _ in titles)
+    return [(x, text) for _, x, text in titles]
+
+
+def test_a_long_title_breaks_into_lines_centred_on_the_figure(monkeypatch):
+    from posenc import _svg
+
+    monkeypatch.setattr(_svg, "_kept", {})
+    draws = []
+    draw = _svg._draw
+    monkeypatch.setattr(_svg, "_draw", lambda figure: draws.append(figure) or draw(figure))
+    english = "Sinusoidal positional encoding, 64 positions × 128 dimensions"
+    turkish = "Henüz eğitilmemiş, öğrenilebilir bir konum tablosu: P · Pᵀ"
+    html = {
+        title: to_html(encoding_heatmap(12, 20, title=title), alt="figure")
+        for title in (english, turkish)
+    }
+    assert len(draws) == 1  # two lines each: the Turkish figure took the English one's SVG
+    for title, page in html.items():
+        lines = _lines(page)
+        assert len(lines) == 2
+        assert " ".join(text for _, text in lines) == title
+        assert all(float(x) == pytest.approx(144.0, abs=0.01) for x, _ in lines)  # 4 in / 2
+    _svg._kept.clear()  # drawn on its own, the Turkish figure is the same bytes
+    assert to_html(encoding_heatmap(12, 20, title=turkish), alt="figure") == html[turkish]
+    to_html(encoding_heatmap(12, 20, title="Short"), alt="figure")  # one line: drawn anew
+    assert len(draws) == 3

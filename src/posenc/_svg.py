@@ -2,13 +2,19 @@
 
 A page and its twin in another language draw the same figures with other titles and axis
 labels, and those labels move nothing else: the layout (`posenc._layout`, as matplotlib's
-constrained layout) counts a title or an axis label by its height only, one line of its font,
-never by its length, and the SVG anchors each at its centre (``text-anchor: middle``). So a
-figure is drawn with a placeholder in place of each such label, and the SVG, cleaned once
-(`posenc._svg_clean`), is kept in memory under a key of everything else the figure shows; the
-same figure with other labels takes the kept SVG, and each label's text is written in. Every
-figure goes through the placeholders, kept SVG or not, so what a page shows never depends on
-which language was built first.
+constrained layout) counts a title or an axis label by its height only, one line of its font
+per line, never by its length, and the SVG anchors each line at its centre
+(``text-anchor: middle``). So a figure is drawn with a placeholder in place of each line of
+such a label, and the SVG, cleaned once (`posenc._svg_clean`), is kept in memory under a key of
+everything else the figure shows, the number of lines of each label among it; the same figure
+with other labels of as many lines takes the kept SVG, and each line's text is written in.
+Every figure goes through the placeholders, kept SVG or not, so what a page shows never
+depends on which language was built first.
+
+matplotlib writes the lines of a text of several lines (a title broken to fit the figure)
+without an anchor, each at its left end, which it computes from the line's width: a
+placeholder's lines are moved to their centre and anchored there, so that any text written in
+is centred as the label is.
 
 Why our own: nothing in matplotlib draws a figure once for several sets of labels, and the
 figures were most of a build's time without the execution cache (whose entries keep the
@@ -77,20 +83,39 @@ def record(figure: Figure, name: str, *data: object) -> Figure:
 
 
 def _swappable(text: Text) -> bool:
-    """Whether a title or axis label can be drawn as a placeholder: one plain line."""
+    """Whether a title or axis label can be drawn as placeholders: plain lines, centred.
+
+    A label of several lines only if it is not turned (its lines are centred in the SVG by
+    `_centred`, which moves them along the horizontal).
+    """
     from matplotlib import cbook
 
     label = text.get_text()
+    lines = label.split("\n")
     return bool(
         text.get_visible()
         and label
-        and label == " ".join(label.split())
+        and all(line and line == " ".join(line.split()) for line in lines)
         and not cbook.is_math_text(label)
         and not text.get_usetex()
         and not text.get_wrap()
         and text.get_horizontalalignment() == "center"
         and (text.get_rotation() == 0.0 or text.get_rotation_mode() == "anchor")
+        and (
+            len(lines) == 1
+            or (text.get_rotation() == 0.0 and text._get_multialignment() == "center")
+        )
     )
+
+
+def _placeholders(labels: list[Text]) -> list[str]:
+    """The placeholder text of each label: one numbered placeholder a line, numbered in turn."""
+    out, count = [], 0
+    for text in labels:
+        lines = text.get_text().count("\n") + 1
+        out.append("\n".join(_PLACEHOLDER.format(count + n) for n in range(lines)))
+        count += lines
+    return out
 
 
 def _labels(figure: Figure) -> list[Text]:
@@ -136,7 +161,7 @@ def _texts(figure: Figure) -> list[Text]:
 
 def _key(made: str, figure: Figure, labels: list[Text]) -> str:
     """The key of the kept SVG of ``figure``, made by :func:`record` as ``made``."""
-    placeholders = {id(text): _PLACEHOLDER.format(n) for n, text in enumerate(labels)}
+    placeholders = dict(zip(map(id, labels), _placeholders(labels), strict=True))
     texts = [placeholders.get(id(text), text.get_text()) for text in _texts(figure)]
     parts = [made, _rc_params(), *texts]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
@@ -162,17 +187,52 @@ def _draw(figure: Figure) -> str:
     return buffer.getvalue()
 
 
+# A line of a text of several lines as matplotlib writes it: moved to its left end.
+_LINE = re.compile(
+    r'<text style="([^"]*)" transform="translate\((-?[\d.e+-]+) (-?[\d.e+-]+)\)">l(\d+)l</text>'
+)
+
+
+def _centred(svg: str, widths: dict[int, float]) -> str:
+    """``svg`` with each placeholder line of ``widths`` anchored at its centre.
+
+    ``widths`` maps the number of a placeholder that is a line of a text of several lines to
+    the width matplotlib gave it, in the SVG's units (points).
+    """
+
+    def centre(match: re.Match[str]) -> str:
+        style, x, y, number = match.groups()
+        if int(number) not in widths:
+            return match.group(0)
+        middle = float(x) + widths[int(number)] / 2
+        return (
+            f'<text style="{style}; text-anchor: middle" x="{middle:f}" y="{y}">'
+            f"{_PLACEHOLDER.format(number)}</text>"
+        )
+
+    return _LINE.sub(centre, svg)
+
+
 def _with_placeholders(figure: Figure, labels: list[Text], ink: str) -> str:
-    """The cleaned SVG of ``figure`` with a placeholder for each of ``labels``."""
+    """The cleaned SVG of ``figure`` with placeholders for the lines of each of ``labels``."""
+    from matplotlib.textpath import text_to_path
+
     originals = [text.get_text() for text in labels]
+    widths = {}
     try:
-        for n, text in enumerate(labels):
-            text.set_text(_PLACEHOLDER.format(n))
+        for text, placeholder in zip(labels, _placeholders(labels), strict=True):
+            text.set_text(placeholder)
+            lines = placeholder.split("\n")
+            if len(lines) > 1:
+                font = text.get_fontproperties()
+                for line in lines:
+                    wide = text_to_path.get_text_width_height_descent(line, font, ismath=False)[0]
+                    widths[int(line[1:-1])] = wide
         drawn = _draw(figure)
     finally:
         for text, label in zip(labels, originals, strict=True):
             text.set_text(label)
-    return _svg_clean.clean(drawn, ink=ink, id_prefix=_ID_PREFIX)
+    return _svg_clean.clean(_centred(drawn, widths), ink=ink, id_prefix=_ID_PREFIX)
 
 
 def svg(figure: Figure, *, id_prefix: str, ink: str) -> str:
@@ -193,7 +253,7 @@ def svg(figure: Figure, *, id_prefix: str, ink: str) -> str:
     kept = _ID_PREFIXES.sub(id_prefix, kept)
     if not labels:
         return kept
-    texts = [escape(text.get_text(), quote=False) for text in labels]
+    texts = [escape(line, quote=False) for text in labels for line in text.get_text().split("\n")]
 
     def fill(match: re.Match[str]) -> str:
         return f">{texts[int(match.group(1))]}</text>"

@@ -5,6 +5,11 @@ is touched. Its text and axes are drawn in a placeholder colour that `to_html` t
 page's own text colour (`currentColor`), so an inline SVG reads well on light and dark pages.
 Labels are arguments, so a page in any language can pass its own; `to_html` draws a figure
 once for all of them, and writes each page's labels into the same SVG.
+
+Every figure is 4 inches wide (288 pt) with text of 10 pt and more, so that it reads on a
+phone: a page 360 CSS px wide shows it 328 px wide, its smallest text 11.4 px tall; a wider
+screen shows it at its own size (384 px), never larger. Panels stand in rows of at most two,
+legends under their axes, and a title or label too long for the width is broken into lines.
 """
 
 from __future__ import annotations
@@ -56,7 +61,21 @@ def _style() -> Iterator[None]:
         yield
 
 
-def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, list[Axes]]:
+_WIDTH = 4.0  # inches, every figure: see the module's description
+_PAD = 3.0  # points between the figure's edge and its texts (posenc._layout's w_pad)
+# Of the width a text may take, what is left for the browser's font, which may set a line a
+# little wider than matplotlib measures it (DejaVu Sans, among the widest sans-serif fonts).
+_FONT_MARGIN = 0.96
+# Points a horizontal axis' label may take under an axes with a colour bar, its width less a
+# margin; a label wider is broken into lines.
+_AXES_WIDTH = _WIDTH * 72 - 90
+# Points a panel's title may take when two panels share a row.
+_PANEL_WIDTH = (_WIDTH * 72 - 56) / 2
+
+
+def _new_figure(
+    height: float, nrows: int = 1, ncols: int = 1, height_ratios: Sequence[float] | None = None
+) -> tuple[Figure, list[Axes]]:
     from matplotlib.figure import Figure
 
     from posenc._layout import RowLayout
@@ -64,9 +83,43 @@ def _new_figure(width: float, height: float, ncols: int = 1) -> tuple[Figure, li
     # Margins measured from the tick labels, not fixed ones, which left the figures visibly
     # emptier or clipped long titles; and not constrained layout, which measured each axis
     # four times or more, for the same places (see posenc._layout).
-    figure = Figure(figsize=(width, height), layout=RowLayout())
-    axes = figure.subplots(1, ncols, squeeze=False)[0]
-    return figure, list(axes)
+    figure = Figure(figsize=(_WIDTH, height), layout=RowLayout())
+    grid = figure.subplots(nrows, ncols, squeeze=False, height_ratios=height_ratios)
+    return figure, list(grid.flat)
+
+
+def _points(size: str | float) -> float:
+    """A font size of the rcParams ("large", 10.0) in points."""
+    from matplotlib.font_manager import FontProperties
+
+    points: float = FontProperties(size=size).get_size_in_points()
+    return points
+
+
+def _wrapped(text: str, size: str | float, width: float) -> str:
+    """``text`` in lines no wider than ``width`` points, less the font's margin."""
+    from posenc._layout import wrap
+
+    return wrap(text, _points(size), width * _FONT_MARGIN)
+
+
+def _full_width() -> float:
+    """Points a text centred on the figure may take: the width less its paddings."""
+    return _WIDTH * 72 - 2 * _PAD
+
+
+def _label(axes: Axes, *, title: str, xlabel: str, ylabel: str, width: float) -> None:
+    """Set the title and axis labels of ``axes``, broken into lines that fit.
+
+    The title of an axes alone in its row is centred on the figure (posenc._layout), and may be
+    as wide as the figure; the horizontal axis' label is centred on its axes, ``width`` points
+    wide, and may reach a little beyond it.
+    """
+    import matplotlib as mpl
+
+    axes.set_title(_wrapped(title, mpl.rcParams["axes.titlesize"], _full_width()))
+    axes.set_xlabel(_wrapped(xlabel, mpl.rcParams["axes.labelsize"], width))
+    axes.set_ylabel(ylabel)
 
 
 def _colorbar(figure: Figure, image: ScalarMappable, axes: Axes, label: str = "") -> None:
@@ -77,6 +130,36 @@ def _colorbar(figure: Figure, image: ScalarMappable, axes: Axes, label: str = ""
     engine = figure.get_layout_engine()
     if isinstance(engine, RowLayout):
         engine.add_colorbar(axes, colorbar.ax)
+
+
+def _legend_below(figure: Figure, axes: Axes) -> None:
+    """The legend of ``axes`` under its row, in as many columns as the figure's width holds.
+
+    Entries fill the columns as matplotlib fills them (`numpy.array_split`: the first columns
+    take one more); each column is as wide as its widest entry.
+    """
+    import matplotlib as mpl
+
+    from posenc._layout import RowLayout, text_width
+
+    size = _points(mpl.rcParams["legend.fontsize"])
+    em = {name: mpl.rcParams[f"legend.{name}"] * size for name in ("handlelength", "handletextpad")}
+    labels = [line.get_label() for line in axes.get_lines()]
+    entries = [em["handlelength"] + em["handletextpad"] + text_width(x, size) for x in labels]
+    spacing = mpl.rcParams["legend.columnspacing"] * size
+    border = 2 * mpl.rcParams["legend.borderpad"] * size
+    columns = 1
+    for n in range(len(entries), 1, -1):
+        split = np.array_split(np.array(entries), n)
+        if sum(column.max() for column in split) + spacing * (n - 1) + border <= (
+            _full_width() * _FONT_MARGIN
+        ):
+            columns = n
+            break
+    legend = axes.legend(loc="upper center", ncols=columns, borderaxespad=0.0)
+    engine = figure.get_layout_engine()
+    if isinstance(engine, RowLayout):
+        engine.add_legend_below(axes, legend)
 
 
 def encoding_heatmap(
@@ -128,11 +211,11 @@ def encoding_heatmap(
     check_integer("n_positions", n_positions, minimum=1)
     table = sinusoidal_encoding(n_positions, d_model, base=base)
     with _style():
-        figure, (axes,) = _new_figure(7.0, 3.6)
+        figure, (axes,) = _new_figure(3.4)
         # interpolation="none": the SVG holds the table itself, one pixel per entry, and the
         # browser scales it up sharply; "nearest" would embed an image the size of the axes.
         image = axes.imshow(table, aspect="auto", interpolation="none", vmin=-1, vmax=1)
-        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         _colorbar(figure, image, axes, colorbar_label)
         return _svg.record(figure, "encoding_heatmap", table)
 
@@ -194,11 +277,12 @@ def dimension_curves(
         raise ValueError("dims must name at least one column")
     table = sinusoidal_encoding(n_positions, d_model, base=base)
     with _style():
-        figure, (axes,) = _new_figure(7.0, 3.2)
+        figure, (axes,) = _new_figure(3.8)
         for dim in columns:
             axes.plot(table[:, dim], label=legend_label.format(dim=dim), linewidth=1.2)
-        axes.set(title=title, xlabel=xlabel, ylabel=ylabel, ylim=(-1.1, 1.1))
-        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
+        axes.set_ylim(-1.1, 1.1)
+        _legend_below(figure, axes)
         return _svg.record(figure, "dimension_curves", table[:, columns])
 
 
@@ -218,9 +302,9 @@ def offset_similarity(
 ) -> Figure:
     r"""The dot product of two encodings as a function of their offset, and the full matrix.
 
-    Left, $PE(p) \cdot PE(p + k)$ against `k` for several starts `p`: the curves lie on
+    Above, $PE(p) \cdot PE(p + k)$ against `k` for several starts `p`: the curves lie on
     top of each other, because each pair of columns turns by an angle that depends only on
-    `k`. Right, the matrix of all dot products, constant along every diagonal.
+    `k`. Below, the matrix of all dot products, constant along every diagonal.
 
     Parameters
     ----------
@@ -234,24 +318,24 @@ def offset_similarity(
     base : float, default 10000.0
         Passed to `sinusoidal_encoding`.
     title : str
-        Title of the left panel, in the reader's language; so are the labels below.
+        Title of the upper panel, in the reader's language; so are the labels below.
     xlabel : str
-        Label of the left panel's horizontal axis (offsets).
+        Label of the upper panel's horizontal axis (offsets).
     ylabel : str
-        Label of the left panel's vertical axis (dot products).
+        Label of the upper panel's vertical axis (dot products).
     legend_label : str
         Legend entry of each curve; `{start}` is replaced by the start position.
     matrix_title : str
-        Title of the right panel.
+        Title of the lower panel.
     matrix_xlabel : str
-        Label of the right panel's horizontal axis (positions).
+        Label of the lower panel's horizontal axis (positions).
     matrix_ylabel : str
-        Label of the right panel's vertical axis (positions).
+        Label of the lower panel's vertical axis (positions).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Two axes: the curves, and the matrix with a colour bar.
+        Two axes, one above the other: the curves, and the matrix with a colour bar.
 
     Raises
     ------
@@ -274,7 +358,8 @@ def offset_similarity(
     similarity = table @ table.T
     offsets = np.arange(n_positions - max(points))
     with _style():
-        figure, (curves, matrix) = _new_figure(8.0, 3.4, ncols=2)
+        # Stacked: the curves above, the matrix (square, with its colour bar) below.
+        figure, (curves, matrix) = _new_figure(6.6, nrows=2, height_ratios=(1.0, 1.3))
         for n, start in enumerate(points):
             curves.plot(
                 offsets,
@@ -283,10 +368,16 @@ def offset_similarity(
                 linewidth=3.0 - 0.9 * n,  # thinner on top, so every curve stays visible
                 linestyle=("-", "--", ":")[n % 3],
             )
-        curves.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        _label(curves, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         curves.legend()
         image = matrix.imshow(similarity, interpolation="none")
-        matrix.set(title=matrix_title, xlabel=matrix_xlabel, ylabel=matrix_ylabel)
+        _label(
+            matrix,
+            title=matrix_title,
+            xlabel=matrix_xlabel,
+            ylabel=matrix_ylabel,
+            width=_AXES_WIDTH,
+        )
         _colorbar(figure, image, matrix)
         return _svg.record(figure, "offset_similarity", similarity, offsets, points)
 
@@ -341,7 +432,7 @@ def matrix_heatmap(
         raise ValueError(f"matrix must be 2-D with finite values, got shape {values.shape}")
     masked = np.ma.masked_invalid(values)
     with _style():
-        figure, (axes,) = _new_figure(5.2, 4.0)
+        figure, (axes,) = _new_figure(3.6)
         if symmetric:
             limit = float(np.abs(finite).max()) or 1.0
             image = axes.imshow(
@@ -354,7 +445,7 @@ def matrix_heatmap(
             )
         else:
             image = axes.imshow(masked, interpolation="none", aspect="auto")
-        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
+        _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         _colorbar(figure, image, axes, colorbar_label)
         return _svg.record(figure, "matrix_heatmap", values, symmetric)
 
@@ -369,16 +460,18 @@ def heatmap_panels(
     colorbar_label: str = "",
     marker: tuple[int, int] | None = None,
 ) -> Figure:
-    """Several matrices side by side on one colour scale, e.g. one patch's similarity to a grid.
+    """Several matrices on one colour scale, two a row, e.g. one patch's similarity to a grid.
 
     One figure with one square panel per matrix rather than several figures: a page then
-    carries one SVG, one colour bar and one set of labels.
+    carries one SVG, one colour bar and one set of labels. The panels stand two a row, so that
+    a phone shows their labels at a readable size; a last panel alone in its row is centred.
 
     Parameters
     ----------
     matrices : sequence of ndarray
-        Two-dimensional arrays, finite, at least one; they may differ in shape. All share
-        one colour scale, from the smallest to the largest value of any of them.
+        Two-dimensional arrays, at least one; they may differ in shape. An entry that is not
+        finite (`-inf` for a masked one, or NaN) is drawn blank. All share one colour scale,
+        from the smallest to the largest finite value of any of them.
     panel_titles : sequence of str
         One title per matrix, in the reader's language; so are the labels below.
     title : str
@@ -397,13 +490,13 @@ def heatmap_panels(
     -------
     matplotlib.figure.Figure
         One axes per matrix, each holding its matrix as an image (row 0 at the top), and a
-        colour bar.
+        colour bar under them all.
 
     Raises
     ------
     ValueError
-        If `matrices` is empty, a matrix is not 2-D and finite, `panel_titles` does not have
-        one title per matrix, or `marker` lies outside a matrix.
+        If `matrices` is empty, a matrix is not 2-D or has no finite value, `panel_titles`
+        does not have one title per matrix, or `marker` lies outside a matrix.
 
     Examples
     --------
@@ -419,8 +512,10 @@ def heatmap_panels(
     if not values:
         raise ValueError("matrices must hold at least one matrix")
     for n, matrix in enumerate(values):
-        if matrix.ndim != 2 or matrix.size == 0 or not np.all(np.isfinite(matrix)):
-            raise ValueError(f"matrices[{n}] must be 2-D and finite, got shape {matrix.shape}")
+        if matrix.ndim != 2 or not np.isfinite(matrix).any():
+            raise ValueError(
+                f"matrices[{n}] must be 2-D with finite values, got shape {matrix.shape}"
+            )
     titles = list(panel_titles)
     if len(titles) != len(values):
         raise ValueError(
@@ -433,25 +528,50 @@ def heatmap_panels(
                 raise ValueError(
                     f"marker {marker} lies outside matrices[{n}] of shape {matrix.shape}"
                 )
-    low = min(float(matrix.min()) for matrix in values)
-    high = max(float(matrix.max()) for matrix in values)
+    low = min(float(matrix[np.isfinite(matrix)].min()) for matrix in values)
+    high = max(float(matrix[np.isfinite(matrix)].max()) for matrix in values)
     with _style():
-        from matplotlib.figure import Figure
+        import matplotlib as mpl
+        from matplotlib.patheffects import withStroke
 
-        # "compressed", matplotlib's constrained layout for axes of fixed aspect: with square
-        # images the plain constrained layout of _new_figure lets the titles overlap the panels.
-        figure = Figure(figsize=(2.6 * len(values) + 0.9, 3.2), layout="compressed")
-        panels = list(figure.subplots(1, len(values), squeeze=False)[0])
+        from posenc._layout import RowLayout
+
+        # Two panels a row at most: three side by side would leave a phone too little width
+        # for their tick labels and titles. The last row's lone panel is centred.
+        ncols = min(len(values), 2)
+        nrows = -(-len(values) // ncols)
+        figure, cells = _new_figure(3.2 * nrows + 1.0, nrows, ncols)
+        for unused in cells[len(values) :]:
+            figure.delaxes(unused)
+        panels = cells[: len(values)]
+        width = _full_width() if ncols == 1 else _PANEL_WIDTH
         for n, (axes, matrix, panel_title) in enumerate(zip(panels, values, titles, strict=True)):
-            image = axes.imshow(matrix, vmin=low, vmax=high, interpolation="none")
-            axes.set_title(panel_title)
-            axes.set_xlabel(xlabel)
-            if n == 0:
+            masked = np.ma.masked_invalid(matrix)
+            image = axes.imshow(masked, vmin=low, vmax=high, interpolation="none")
+            axes.set_title(_wrapped(panel_title, "medium", width), fontsize="medium")
+            axes.set_xlabel(_wrapped(xlabel, mpl.rcParams["axes.labelsize"], width))
+            if n % ncols == 0:
                 axes.set_ylabel(ylabel)
             if marker is not None:
-                axes.plot(marker[1], marker[0], marker="x", color="white", markersize=6)
-        figure.suptitle(title)
-        figure.colorbar(image, ax=panels, label=colorbar_label, shrink=0.8)
+                axes.plot(
+                    marker[1],
+                    marker[0],
+                    marker="x",
+                    color="black",
+                    markersize=7,
+                    markeredgewidth=2,
+                    path_effects=[withStroke(linewidth=4, foreground="white")],
+                )
+        figure.suptitle(_wrapped(title, mpl.rcParams["figure.titlesize"], _full_width()))
+        colorbar = figure.colorbar(
+            image,
+            ax=panels,
+            orientation="horizontal",
+            label=_wrapped(colorbar_label, mpl.rcParams["axes.labelsize"], _full_width()),
+        )
+        engine = figure.get_layout_engine()
+        if isinstance(engine, RowLayout):
+            engine.add_shared_colorbar(colorbar.ax)
         return _svg.record(figure, "heatmap_panels", *values, marker)
 
 
@@ -501,7 +621,7 @@ def line_plot(
         raise ValueError("series must hold at least one curve")
     curves = []
     with _style():
-        figure, (axes,) = _new_figure(7.0, 3.2)
+        figure, (axes,) = _new_figure(3.8)
         for n, (label, ys) in enumerate(series.items()):
             values = np.asarray(ys, dtype=np.float64)
             if values.shape != xs.shape:
@@ -514,8 +634,8 @@ def line_plot(
                 linewidth=max(3.0 - 0.7 * n, 1.0),
                 linestyle=("-", "--", ":", "-.")[n % 4],
             )
-        axes.set(title=title, xlabel=xlabel, ylabel=ylabel)
-        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
+        _legend_below(figure, axes)
         return _svg.record(figure, "line_plot", xs, *curves)
 
 

@@ -19,6 +19,7 @@ from posenc_site import (
     downloads,
     exec_cache,
     exec_failures,
+    figures,
     languages,
     math_pages,
     not_found,
@@ -61,14 +62,15 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: objec
 
 
 def on_page_content(html: str, page: Page, **_: object) -> str:
-    """Stop on a raising code block or a bad formula, naming the page; formulas to MathML.
+    """Stop on a raising code block, a bad formula or an uncaptioned figure, naming the page.
 
-    The page's description comes first: a first paragraph still holds its formulas' LaTeX.
-    Then code, formulas and quizzes are marked to stay out of the search index.
+    Formulas become MathML, figures get their numbers. The page's description comes first: a
+    first paragraph still holds its formulas' LaTeX. Then code, formulas and quizzes are
+    marked to stay out of the search index.
     """
     exec_failures.check(page.file.src_uri)
     descriptions.describe(page, html)
-    return search_exclude.mark(math_pages.render(html, page))
+    return search_exclude.mark(figures.number(math_pages.render(html, page), page))
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
