@@ -226,7 +226,7 @@ def test_rotary_module_equals_llamas(torch, rope_parameters):
     )
 
 
-@pytest.mark.parametrize("head_dim", [64, 80, 128])
+@pytest.mark.parametrize("head_dim", [64, 96, 128])
 @pytest.mark.parametrize(
     "rope_parameters",
     [
@@ -236,8 +236,9 @@ def test_rotary_module_equals_llamas(torch, rope_parameters):
         CASES["yarn"][0],
         {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": 4096}
         | {"rope_theta": 500000.0},
+        CASES["llama3"][0] | {"factor": 40.0},
     ],
-    ids=["default", "default 5e5", "llama3", "yarn", "yarn 40 5e5"],
+    ids=["default", "default 5e5", "llama3", "yarn", "yarn 40 5e5", "llama3 40"],
 )
 def test_rotary_module_equals_llamas_to_float32_rounding_not_bit_for_bit(
     torch, rope_parameters, head_dim
@@ -253,7 +254,7 @@ def test_rotary_module_equals_llamas_to_float32_rounding_not_bit_for_bit(
         head_dim, rope_parameters=rope_parameters, max_position_embeddings=131072
     )
     relative = ((ours.inv_freq - theirs.inv_freq).abs() / theirs.inv_freq).max().item()
-    assert relative <= 1e-6
+    assert relative <= 3e-6
     x = torch.randn(1, 1, 8192, head_dim, generator=torch.Generator().manual_seed(0))
     position_ids = torch.arange(8192)[None]
     expected, _ = modeling_llama.apply_rotary_pos_emb(x, x, *theirs(x, position_ids))
