@@ -82,6 +82,8 @@
     close.addEventListener("click", () => dialog.close());
     const body = document.createElement("div");
     body.className = "pe-lightbox__body";
+    // On a phone the figure is wider than the screen and scrolls: a keyboard scrolls it too.
+    body.tabIndex = 0;
     const caption = document.createElement("div");
     caption.className = "pe-lightbox__caption";
     caption.id = "pe-lightbox-caption";

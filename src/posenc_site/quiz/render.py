@@ -75,6 +75,34 @@ def plain(text: str) -> str:
     return _INLINE.sub(lambda m: m.group("code") or _tex_as_text(m.group("math")), text)
 
 
+def code_lines(html: Markup) -> Markup:
+    """Code with blanks, one ``<span class="pe-quiz__line">`` a line, its indent as a style.
+
+    The code wraps on a narrow screen (a blank must not sit past its edge): a wrapped line
+    then continues under its own indent plus four more columns, not at the left margin, so
+    that the reader still sees which lines belong to which block.
+
+    Parameters
+    ----------
+    html
+        The block's markup: escaped code with an ``<input>`` in place of each blank; no tag
+        spans a line break.
+
+    Returns
+    -------
+    Markup
+        The same markup, each line wrapped; an empty line keeps its height.
+    """
+    wrapped = []
+    for line in str(html).split("\n"):
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        wrapped.append(
+            f'<span class="pe-quiz__line" style="--indent: {indent}ch">{text or " "}</span>'
+        )
+    return Markup("".join(wrapped))
+
+
 @lru_cache(maxsize=4)
 def environment(base: jinja2.Environment | None = None) -> jinja2.Environment:
     """The Jinja environment of the quiz template: ``base`` with autoescape on.
@@ -89,7 +117,7 @@ def environment(base: jinja2.Environment | None = None) -> jinja2.Environment:
     -------
     jinja2.Environment
         An overlay of ``base`` that loads this package's templates, escapes every value it
-        prints, and has the ``inline`` and ``plain`` filters.
+        prints, and has the ``inline``, ``plain`` and ``code_lines`` filters.
     """
     # MkDocs' theme environment leaves autoescape off; the overlay turns it on for the quiz
     # only, and keeps our filters out of the theme's (an overlay shares the filters dict).
@@ -101,7 +129,7 @@ def environment(base: jinja2.Environment | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters = {**env.filters, "inline": inline, "plain": plain}
+    env.filters = {**env.filters, "inline": inline, "plain": plain, "code_lines": code_lines}
     return env
 
 
