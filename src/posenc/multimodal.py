@@ -194,9 +194,9 @@ def apply_axial_rotary(
     A query at row $m_1$, column $n_1$ and a key at row $m_2$, column $n_2$ then score
 
     $$\langle R(m_1, n_1)\,q, R(m_2, n_2)\,k\rangle = \langle q, R(m_2 - m_1, n_2 - n_1)\,k
-    \rangle:$$
+    \rangle.$$
 
-    the score depends only on the 2-D offset between the patches, as 1-D RoPE's depends on
+    The score depends only on the 2-D offset between the patches, as 1-D RoPE's depends on
     the distance between tokens.
 
     The models differ in the pairing and in which axis comes first; pass `layout` and
