@@ -11,7 +11,7 @@ src/ first on PYTHONPATH and its own cache folder. Each round builds, interleave
 - exec off: the same docs with markdown-exec removed from a copy of mkdocs.yml (blocks are
   shown, not run): the floor the other builds are compared with;
 - cache off: ``POSENC_EXEC_CACHE=off``, every block runs (the build before the cache);
-- cold: an empty cache folder (the blocks run in a second process, ``posenc_site.exec_ahead``);
+- cold: an empty cache folder (the blocks run in a second process, ``posenc_site.execute.ahead``);
   cold, in the build: the same with ``POSENC_EXEC_AHEAD=off`` (the blocks run one after the
   other in the build); warm: the same build again;
 - figures run: a warm build with the figures' entries removed (the figures run, nothing else);

@@ -11,10 +11,12 @@ from typing import NoReturn
 import pytest
 from filelock import FileLock
 from playwright.sync_api import Browser, BrowserContext, Page
+from support import page_weight
 
 import hosting
-from posenc_site import classroom as classroom_copy
-from posenc_site import context, languages, page_weight, translations
+from posenc_site import context
+from posenc_site.i18n import languages, translations
+from posenc_site.publish import classroom as classroom_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = languages.from_file(ROOT / "mkdocs.yml")
@@ -282,7 +284,7 @@ def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
     """The README's command for the classroom copy, then the zip unpacked into ``out``."""
     out.mkdir()
     zip_file = out / "posenc-classroom.zip"
-    command = [sys.executable, "-m", "posenc_site.classroom", "--output", str(zip_file)]
+    command = [sys.executable, "-m", "posenc_site.publish.classroom", "--output", str(zip_file)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if result.returncode == 0:
         with zipfile.ZipFile(zip_file) as archive:
@@ -294,11 +296,11 @@ def _classroom_build(out: Path) -> subprocess.CompletedProcess[str]:
 def classroom(
     tmp_path_factory: pytest.TempPathFactory, worker_id: str, site_build: SiteBuild
 ) -> Path:
-    """The classroom copy (``python -m posenc_site.classroom``), unzipped: its top folder.
+    """The classroom copy (``python -m posenc_site.publish.classroom``), unzipped: its top folder.
 
     Built once the shared site build has ended (when the run has one, whatever its outcome):
     the code blocks have run then, and this build takes their outputs from the exec cache
-    (``posenc_site.exec_cache``) rather than running every block a second time beside it.
+    (``posenc_site.execute.cache``) rather than running every block a second time beside it.
     """
     site_build.settle()
     out = _once(tmp_path_factory, worker_id, "classroom", _classroom_build)
@@ -312,7 +314,7 @@ def build_context() -> Iterator[context.BuildContext]:
         yield context.current
 
 
-THEME = ROOT / "src/posenc_site/theme"  # mkdocs.yml's theme.custom_dir
+THEME = ROOT / "website/src/posenc_site/theme"  # mkdocs.yml's theme.custom_dir
 # The mkdocs.yml of the fixture projects that tests build: this site's extensions, plugins and
 # hooks, in the languages a test asks for.
 _PROJECT_CONFIG = """
@@ -329,7 +331,7 @@ markdown_extensions:
       custom_fences:
         - name: quiz
           class: quiz
-          format: !!python/name:posenc_site.quiz.fence_format
+          format: !!python/name:posenc_site.transforms.quiz.fence_format
 plugins:
   - search
   - i18n:
@@ -357,7 +359,7 @@ _LANGUAGE_ENTRIES = {
 }
 _SMALL_NAV = "nav:\n  - Home: index.md\n  - Lesson: lesson.md"
 _API = """  - mkdocstrings:
-      custom_templates: src/posenc_site/templates
+      custom_templates: website/src/posenc_site/templates
       handlers: {python: {paths: [src], options: {docstring_style: numpy, heading_level: 2}}}"""
 
 
@@ -383,7 +385,7 @@ def project_config(
 
 
 SMALL_CONFIG = project_config(
-    "small", ["en", "tr"], (ROOT / "src/posenc_site/hooks.py").as_posix(), theme=THEME
+    "small", ["en", "tr"], (ROOT / "website/src/posenc_site/hooks.py").as_posix(), theme=THEME
 )
 
 SMALL_PAGES = {

@@ -2,7 +2,7 @@
 
 Sybil reports failures as ``page.md:line``. Its own Markdown parsers only take fences whose
 info string is exactly ``python`` and know no ``pycon``, so this module gives it a lexer, the
-build's block scanner (``posenc_site.blocks.fenced_blocks``), and a small parser on top:
+build's block scanner (``posenc_site.execute.blocks.fenced_blocks``), and a small parser on top:
 
 - a ``python`` block (executed by markdown-exec or not) runs alone in a fresh namespace, the
   way a reader who copies it would run it, and its printed output is kept;
@@ -26,8 +26,9 @@ from pathlib import Path
 import pytest
 from sybil import Document, Example, Region
 
-from posenc_site import context, languages
-from posenc_site.blocks import Block, fenced_blocks, optional_package, page_blocks
+from posenc_site import context
+from posenc_site.execute.blocks import Block, fenced_blocks, optional_package, page_blocks
+from posenc_site.i18n import languages
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml

@@ -1,10 +1,10 @@
-"""The block scanner that the build and the tests share (posenc_site.blocks)."""
+"""The block scanner that the build and the tests share (posenc_site.execute.blocks)."""
 
 from sybil import Document
 
 from docblocks import SNIPPET_PATHS, lex_blocks, parse_blocks
-from posenc_site.blocks import Block, fenced_blocks, optional_package, split_page
-from posenc_site.downloads import downloadable, notebook
+from posenc_site.execute.blocks import Block, fenced_blocks, optional_package, split_page
+from posenc_site.publish.downloads import downloadable, notebook
 
 PAGE = """# Title
 

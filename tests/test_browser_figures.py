@@ -2,7 +2,8 @@
 read, nothing drawn outside the figure, and a numbered caption under each one.
 
 One load per page serves the three checks; every figure of the page is read in one call. The
-numbering itself (posenc_site.figures) is checked at the end, on HTML, without a browser.
+numbering itself (posenc_site.transforms.figure_numbers) is checked at the end, on HTML, without a
+browser.
 """
 
 import re
@@ -14,7 +15,8 @@ from mkdocs.exceptions import PluginError
 from playwright.sync_api import Page
 
 from conftest import ROOT, SITE
-from posenc_site import context, figures
+from posenc_site import context
+from posenc_site.transforms import figure_numbers as figures
 from test_browser_site import ALL_PAGES
 
 PHONE = {"width": 360, "height": 780}
@@ -107,7 +109,7 @@ def test_figures_are_readable_inside_their_box_and_numbered(tab: Page, site_url:
     assert not problems, f"{path}:\n" + "\n".join(problems)
 
 
-# The numbering itself (posenc_site.figures), on a page's HTML, without a build.
+# The numbering itself (posenc_site.transforms.figure_numbers), on a page's HTML, without a build.
 
 _CAPTIONED = (
     '<figure class="pe-figure" data-search-exclude><svg></svg><figcaption>{}</figcaption></figure>'

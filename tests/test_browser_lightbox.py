@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
+from support import page_weight
 
 from conftest import SITE, TURKISH, npm_file
-from posenc_site import page_assets, page_weight
+from posenc_site.publish import page_assets
 
 KB = 1000
 LESSON = "lessons/positional-encoding/"  # three figures, each with a caption

@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import page_weight
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, NPM, SITE, missing, npm_file
-from posenc_site import page_weight
 
 # One worker runs them all, one after the other: two Lighthouse runs at once would each slow
 # the other down (pyproject's addopts: --dist loadgroup).

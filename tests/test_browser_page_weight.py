@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, Route, expect
+from support import page_weight
 
 from conftest import SITE
-from posenc_site import page_weight
 
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
@@ -22,13 +22,14 @@ LONGEST_LESSON = "lessons/positional-encoding/"
 # reader who has not searched: the target of 9 requests and 160 KB. Measured with seven
 # lessons: 8 requests, 123.0 KB in English and 126.3 KB in Turkish, of which Material's own CSS
 # and JavaScript are 75 KB, the HTML 31 and 35 KB, the math font 17 KB. Turkish search needs no
-# lunr-languages script (posenc_site.search_split); its folding script is written into the page.
+# lunr-languages script (posenc_site.publish.search_split); its folding script is written into the
+# page.
 BUDGET = {"en": (9, 160), "tr": (9, 160)}
 HTML_BUDGET = 40 * KB
 # Language -> KB gzipped of the search index, which every lesson makes larger: fetched on the
 # first intent to search, it is what a reader waits for before the first results. Measured
 # with seven lessons: 63.4 KB in English, 72.2 KB in Turkish (without code, formulas and
-# quizzes: posenc_site.search_exclude).
+# quizzes: posenc_site.transforms.search_exclude).
 INDEX_BUDGET = {"en": 70, "tr": 80}
 # A word of the longest lesson's prose, in each language.
 QUERY = {"en": "oscillate", "tr": "salınır"}

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from conftest import SITE
-from posenc_site.languages import load_strings
+from posenc_site.i18n.languages import load_strings
 
 LESSON = {
     language.code: f"{language.url_prefix}lessons/positional-encoding/" for language in SITE.all

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import ConsoleMessage, Error, Page, Request, expect
+from support import page_weight
 
 from conftest import SITE, TURKISH
-from posenc_site import page_weight
 
 PAGES = [
     "",

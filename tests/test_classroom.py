@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import TURKISH
-from posenc_site import classroom as classroom_copy
+from posenc_site.publish import classroom as classroom_copy
 from test_browser_site import ALL_PAGES
 from test_browser_turkish import search
 

@@ -18,8 +18,8 @@ from mkdocs.utils.yaml import get_yaml_loader
 
 from conftest import ROOT
 from docblocks import DOCS, SNIPPET_PATHS
-from posenc_site import quiz
-from posenc_site.blocks import Block, expand_snippets, fenced_blocks
+from posenc_site.execute.blocks import Block, expand_snippets, fenced_blocks
+from posenc_site.transforms import quiz
 
 LIMIT = 79
 PAGES = sorted(DOCS.rglob("*.md"))

@@ -1,4 +1,4 @@
-"""Code blocks: names and spaces as plain text (posenc_site.code_tokens), the same text."""
+"""Code blocks: names and spaces as plain text (posenc_site.transforms.code_tokens)."""
 
 import re
 from html import unescape
@@ -60,9 +60,9 @@ def test_the_other_tokens_keep_their_colours():
 
 
 def test_material_draws_names_and_spaces_as_the_code_text():
-    # posenc_site.code_tokens leaves out the spans of names and whitespace because Material
-    # gives them the code's own text colour, and whitespace no style. If this fails after an
-    # upgrade of Material, names would now look different: drop the filter from mkdocs.yml.
+    # posenc_site.transforms.code_tokens leaves out the spans of names and whitespace because
+    # Material gives them the code's own text colour, and whitespace no style. If this fails after
+    # an upgrade of Material, names would now look different: drop the filter from mkdocs.yml.
     sheets = Path(material.__file__).parent / "templates/assets/stylesheets"
     css = "".join(sheet.read_text(encoding="utf-8") for sheet in sheets.glob("*.css"))
     assert set(re.findall(r"--md-code-hl-name-color:([^;}]+)", css)) == {"var(--md-code-fg-color)"}

@@ -7,7 +7,7 @@ from mkdocs.exceptions import PluginError
 from test_build_failures import TURKISH_LESSON, break_page
 
 from conftest import TURKISH, mkdocs_build
-from posenc_site import descriptions
+from posenc_site.publish import descriptions
 
 
 def fake_page(meta: dict) -> SimpleNamespace:

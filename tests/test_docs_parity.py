@@ -11,7 +11,7 @@ import pytest
 from conftest import SITE, TURKISH
 from docblocks import DOCS, Block, blocks_of, run_python
 from posenc import linear_frequencies, ntk_frequencies, rotary_frequencies, sinusoidal_encoding
-from posenc_site.quiz import answer_key, parse_quiz
+from posenc_site.transforms.quiz import answer_key, parse_quiz
 
 ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if SITE.of_page(p).default)
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))

@@ -10,8 +10,8 @@ from nbclient import NotebookClient
 
 from conftest import SITE, TURKISH
 from docblocks import DOCS, blocks_of, run_python
-from posenc_site.blocks import runnable
-from posenc_site.downloads import downloadable
+from posenc_site.execute.blocks import runnable
+from posenc_site.publish.downloads import downloadable
 
 LESSONS = {
     "en": ("lessons/positional-encoding/", DOCS / "lessons/positional-encoding.md"),

@@ -1,11 +1,15 @@
-"""Blocks run ahead in a worker process (posenc_site.exec_ahead) give what the build would."""
+"""Blocks run ahead in a worker process (posenc_site.execute.ahead) give what the build would."""
 
 import markdown
 import markdown_exec
 import pytest
 
 from conftest import ROOT
-from posenc_site import context, exec_ahead, exec_cache, exec_failures, languages
+from posenc_site import context
+from posenc_site.execute import ahead as exec_ahead
+from posenc_site.execute import cache as exec_cache
+from posenc_site.execute import failures as exec_failures
+from posenc_site.i18n import languages
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 SALT = "salt"

@@ -1,4 +1,4 @@
-"""The execution cache (posenc_site.exec_cache) gives what running the blocks would give."""
+"""The execution cache (posenc_site.execute.cache) gives what running the blocks would give."""
 
 import os
 import shutil
@@ -12,7 +12,9 @@ import markdown_exec
 import pytest
 
 from conftest import ROOT, TURKISH
-from posenc_site import context, exec_cache, languages
+from posenc_site import context
+from posenc_site.execute import cache as exec_cache
+from posenc_site.i18n import languages
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 OPTIONS = {"html": False, "source": "above", "result": "text", "extra": {}}
@@ -146,8 +148,8 @@ def test_blocks_of_a_session_always_run(tmp_path):
 
 
 def test_a_commented_line_of_mkdocs_yml_names_no_module():
-    text = "a: !!python/name:posenc_site.slugs.slugify\n# b: !!python/name:gone.module.f\n"
-    assert exec_cache._named_modules(text) == ["posenc_site.slugs"]
+    text = "a: !!python/name:posenc_site.i18n.slugs.slugify\n# b: !!python/name:gone.module.f\n"
+    assert exec_cache._named_modules(text) == ["posenc_site.i18n.slugs"]
 
 
 def test_an_output_numbered_for_this_build_is_not_stored():

@@ -2,11 +2,13 @@ from pathlib import Path
 
 from fontTools.ttLib import TTFont
 
-from posenc_site import font_subset
+from posenc_site.publish import font_subset
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _font_characters() -> set[str]:
-    return set(map(chr, TTFont(font_subset.OUTPUT).getBestCmap()))
+    return set(map(chr, TTFont(ROOT / font_subset.OUTPUT).getBestCmap()))
 
 
 def test_the_math_font_holds_every_character_the_pages_draw(site: Path):
@@ -15,12 +17,12 @@ def test_the_math_font_holds_every_character_the_pages_draw(site: Path):
     missing = "".join(sorted(used - _font_characters()))
     assert not missing, (
         f"formulas use characters the math font lacks: {missing!r}; make the subset again "
-        "with python -m posenc_site.font_subset (contributor guide, Formulas)"
+        "with python -m posenc_site.publish.font_subset (contributor guide, Formulas)"
     )
 
 
 def test_the_math_font_is_a_small_subset_with_its_math_table():
-    font = TTFont(font_subset.OUTPUT)
+    font = TTFont(ROOT / font_subset.OUTPUT)
     assert len(font.getBestCmap()) < 300  # the full font maps 3033 characters
     variants = font["MATH"].table.MathVariants.VertGlyphCoverage.glyphs
     assert {"parenleft", "parenright", "radical"} <= set(variants)  # stretchy sizes kept

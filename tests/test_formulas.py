@@ -4,8 +4,8 @@ from pathlib import Path
 import markdown
 import pytest
 
-from posenc_site import quiz
-from posenc_site.formulas import FormulaError, render_math
+from posenc_site.transforms import quiz
+from posenc_site.transforms.formulas import FormulaError, render_math
 
 INLINE = '<p>Take <span class="arithmatex">\\(x^2 &lt; y\\)</span>.</p>'
 DISPLAY = '<div class="arithmatex">\\[\na + b \\label{sum}\n\\]</div>'

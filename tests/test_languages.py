@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, project_config
-from posenc_site import languages
+from posenc_site.i18n import languages
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 MKDOCSTRINGS_EN = (
@@ -67,7 +67,7 @@ def test_the_api_labels_cover_every_label_of_mkdocstrings():
 
 # The fixture's own copy of src/: its posenc_site has the German strings file.
 FIXTURE_CONFIG = project_config(
-    "fixture", ["en", "tr", "de"], "src/posenc_site/hooks.py", nav=False, api=True
+    "fixture", ["en", "tr", "de"], "website/src/posenc_site/hooks.py", nav=False, api=True
 )
 
 PAGE = """# {title}
@@ -89,8 +89,8 @@ $$
 ```
 
 ```python exec="on"
-from posenc_site.translations import status_table
-from posenc_site.glossary import glossary_table
+from posenc_site.i18n.translations import status_table
+from posenc_site.i18n.glossary import glossary_table
 
 print(status_table())
 print()
@@ -139,7 +139,7 @@ def test_a_third_language_needs_only_its_pages_strings_and_entry(tmp_path):
     english = yaml.safe_load((languages.STRINGS_DIR / "en.yml").read_text(encoding="utf-8"))
     german = _marked({key: value for key, value in english.items() if key != "language_names"})
     german["language_names"] = {"de": "Deutsch"}
-    strings_file = tmp_path / "src/posenc_site/strings/de.yml"
+    strings_file = tmp_path / "website/src/posenc_site/i18n/strings/de.yml"
     strings_file.write_text(yaml.safe_dump(german, allow_unicode=True), encoding="utf-8")
     (tmp_path / "src/demo.py").write_text(DEMO, encoding="utf-8")
     (tmp_path / "mkdocs.yml").write_text(FIXTURE_CONFIG, encoding="utf-8")

@@ -1,4 +1,6 @@
-from posenc_site import page_assets, page_weight
+from support import page_weight
+
+from posenc_site.publish import page_assets
 
 HEAD = (
     '<head><link rel="stylesheet" href="../../assets/_mkdocstrings.css">'

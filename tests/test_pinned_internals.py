@@ -11,11 +11,11 @@ import pytest
 from markdown_exec import formatter, validator
 from mkdocs.exceptions import PluginError
 
-from posenc_site import exec_failures
+from posenc_site.execute import failures as exec_failures
 
 
 def test_markdown_exec_reports_a_raising_block_in_its_log():
-    # posenc_site.exec_failures reads markdown-exec's log text to name the page that failed.
+    # posenc_site.execute.failures reads markdown-exec's log text to name the page that failed.
     fence = {"name": "python", "class": "python", "validator": validator, "format": formatter}
     md = markdown.Markdown(
         extensions=["pymdownx.superfences"],
@@ -31,26 +31,27 @@ def test_markdown_exec_reports_a_raising_block_in_its_log():
 
 
 def test_mkdocstrings_reads_the_locale_from_its_handlers_at_render_time():
-    # posenc_site.page_language sets Handlers._locale for each page's language, since
+    # posenc_site.i18n.page_language sets Handlers._locale for each page's language, since
     # mkdocs-static-i18n runs mkdocstrings' on_config for the first language only.
     from mkdocstrings._internal import extension
     from mkdocstrings._internal.handlers.base import Handlers
 
     assert "self._locale" in inspect.getsource(Handlers.__init__), (
-        "mkdocstrings' Handlers no longer keeps _locale: change posenc_site.page_language"
+        "mkdocstrings' Handlers no longer keeps _locale: change posenc_site.i18n.page_language"
     )
     assert "_handlers._locale" in inspect.getsource(extension), (
-        "mkdocstrings no longer renders with Handlers._locale: change posenc_site.page_language"
+        "mkdocstrings no longer renders with Handlers._locale: "
+        "change posenc_site.i18n.page_language"
     )
 
 
 def test_markdown_exec_registers_its_formatter_and_counts_conversions_for_ids():
-    # posenc_site.exec_cache wraps the fences whose format is markdown_exec.formatter, and
+    # posenc_site.execute.cache wraps the fences whose format is markdown_exec.formatter, and
     # replays MarkdownConverter.counter (the n of the exec-<n>-- ids) for a block it reuses.
     from markdown_exec import MarkdownConverter, MarkdownExecPlugin
 
     assert '"format": formatter' in inspect.getsource(MarkdownExecPlugin.on_config), (
-        "markdown-exec registers another fence formatter: change posenc_site.exec_cache.install"
+        "markdown-exec registers another fence formatter: change posenc_site.execute.cache.install"
     )
     fence = {"name": "python", "class": "python", "validator": validator, "format": formatter}
     md = markdown.Markdown(
@@ -61,7 +62,7 @@ def test_markdown_exec_registers_its_formatter_and_counts_conversions_for_ids():
     md.convert('```python exec="on" source="above"\nprint("x")\n```\n')
     assert MarkdownConverter.counter > before, (
         "markdown-exec no longer counts conversions in MarkdownConverter.counter: "
-        "change posenc_site.exec_cache.caching"
+        "change posenc_site.execute.cache.caching"
     )
 
 
@@ -107,7 +108,7 @@ def _material_sources() -> dict[str, str]:
     ],
 )
 def test_material_search_works_as_the_turkish_search_script_expects(source, code, what):
-    # src/posenc_site/theme/partials/turkish-search.html wraps the search worker's messages.
+    # website/src/posenc_site/theme/partials/turkish-search.html wraps the search worker's messages.
     assert code in _material_sources()[source], (
         f"Material no longer {what}: change the theme's partials/turkish-search.html"
     )
@@ -140,15 +141,15 @@ def test_material_search_works_as_the_turkish_search_script_expects(source, code
     ],
 )
 def test_material_requests_its_index_as_the_search_on_demand_script_expects(source, code, what):
-    # src/posenc_site/theme/partials/search-on-demand.html holds back the index's request.
+    # website/src/posenc_site/theme/partials/search-on-demand.html holds back the index's request.
     assert code in _material_sources()[source], (
         f"Material no longer {what}: change the theme's partials/search-on-demand.html"
     )
 
 
 def test_markdown_execs_python_formatter_is_base_format_with_its_runner():
-    # posenc_site.exec_cache formats a block run ahead as markdown-exec's Python formatter
-    # does, base_format with another runner; posenc_site.exec_ahead runs the block in the
+    # posenc_site.execute.cache formats a block run ahead as markdown-exec's Python formatter
+    # does, base_format with another runner; posenc_site.execute.ahead runs the block in the
     # worker with markdown-exec's own runner, _run_python.
     from markdown_exec import formatters
     from markdown_exec._internal.formatters import python
@@ -156,9 +157,9 @@ def test_markdown_execs_python_formatter_is_base_format_with_its_runner():
     assert formatters["python"] is python._format_python
     assert 'base_format(language="python", run=_run_python, **kwargs)' in inspect.getsource(
         python._format_python
-    ), "markdown-exec formats Python blocks otherwise: change posenc_site.exec_cache"
+    ), "markdown-exec formats Python blocks otherwise: change posenc_site.execute.cache"
     assert python._run_python('print("x", 1)') == "x 1\n", (
-        "markdown-exec's runner changed: change posenc_site.exec_ahead._run"
+        "markdown-exec's runner changed: change posenc_site.execute.ahead._run"
     )
 
 
@@ -192,7 +193,7 @@ def test_material_scripts_work_as_the_theme_expects(source, code, what, template
 
 
 def test_the_search_partial_is_materials_own_with_a_named_dialog():
-    # src/posenc_site/theme/partials/search.html overrides Material's to name the dialog.
+    # website/src/posenc_site/theme/partials/search.html overrides Material's to name the dialog.
     from pathlib import Path
 
     import material

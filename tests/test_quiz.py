@@ -9,10 +9,11 @@ from mkdocs.theme import Theme
 from pymdownx.superfences import SuperFencesException
 
 from docblocks import DOCS, blocks_of
-from posenc_site import context, quiz
-from posenc_site.quiz import QuizError, answer_key, parse_quiz
-from posenc_site.quiz.render import inline, plain
-from posenc_site.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
+from posenc_site import context
+from posenc_site.transforms import quiz
+from posenc_site.transforms.quiz import QuizError, answer_key, parse_quiz
+from posenc_site.transforms.quiz.render import inline, plain
+from posenc_site.transforms.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
 
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
 

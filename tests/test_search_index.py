@@ -9,7 +9,8 @@ import pytest
 from material.plugins.search.plugin import SearchIndex
 
 from conftest import SITE, TURKISH
-from posenc_site import search_exclude, search_split
+from posenc_site.publish import search_split
+from posenc_site.transforms import search_exclude
 
 PAGE = """<h1 id="lesson">Lesson</h1>
 <p>Prose about attention.</p>

@@ -164,7 +164,7 @@ def test_search_index_per_language(site):
     turkish = json.loads((site / "tr/search/search_index.json").read_text(encoding="utf-8"))
     assert english["config"]["lang"] == ["en"]
     assert english["config"]["pipeline"] == ["stopWordFilter"]  # Material's, unchanged
-    # Turkish is searched without lunr-languages' Turkish module (posenc_site.search_split).
+    # Turkish is searched without lunr-languages' Turkish module (posenc_site.publish.search_split).
     assert turkish["config"]["lang"] == ["en"]
     assert turkish["config"]["pipeline"] == []
     assert {d["location"] for d in turkish["docs"]} >= {"", "lessons/positional-encoding/"}

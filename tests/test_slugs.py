@@ -1,6 +1,6 @@
 import pytest
 
-from posenc_site.slugs import slugify
+from posenc_site.i18n.slugs import slugify
 
 
 @pytest.mark.parametrize(

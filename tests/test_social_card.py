@@ -7,7 +7,7 @@ from fontTools.ttLib import TTFont
 from PIL import Image
 
 from conftest import SITE
-from posenc_site import social_card
+from posenc_site.publish import social_card
 
 
 @pytest.mark.parametrize("language", SITE.all, ids=lambda language: language.code)

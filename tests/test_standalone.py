@@ -25,7 +25,7 @@ from filelock import FileLock
 import posenc
 from conftest import SITE
 from docblocks import DOCS, blocks_of, skip_without_optional
-from posenc_site.blocks import optional_package, runnable
+from posenc_site.execute.blocks import optional_package, runnable
 
 PAGES = sorted(DOCS.rglob("*.md"))
 

@@ -4,8 +4,8 @@ import pytest
 
 from conftest import ROOT, TURKISH, mkdocs_build
 from docblocks import DOCS
-from posenc_site import languages, translations
-from posenc_site.translations import MISSING, OUTDATED, UP_TO_DATE, main
+from posenc_site.i18n import languages, translations
+from posenc_site.i18n.translations import MISSING, OUTDATED, UP_TO_DATE, main
 
 SITE = languages.from_file(ROOT / "mkdocs.yml")
 
@@ -70,7 +70,7 @@ def test_status_table_in_both_languages(docs):
 def test_every_translation_of_the_site_is_up_to_date():
     stale = [p.translation.relative_to(DOCS.parent).as_posix() for p in status(DOCS)]
     stale = [name for name, p in zip(stale, status(DOCS), strict=True) if p.state != UP_TO_DATE]
-    command = "python -m posenc_site.translations review " + " ".join(stale)
+    command = "python -m posenc_site.i18n.translations review " + " ".join(stale)
     assert stale == [], f"update these translations, then mark them reviewed: {command}"
 
 

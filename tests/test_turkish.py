@@ -11,7 +11,7 @@ import yaml
 
 from conftest import SITE, TURKISH
 from docblocks import DOCS
-from posenc_site.glossary import load
+from posenc_site.i18n.glossary import load
 
 ENGLISH_PAGES = sorted(p for p in DOCS.rglob("*.md") if SITE.of_page(p).default)
 TURKISH_PAGES = sorted(DOCS.rglob(f"*{TURKISH.page_suffix}"))
@@ -150,7 +150,7 @@ def test_the_glossary_check_finds_a_stray_term(tmp_path):
 
 
 def test_turkish_glossary_is_in_turkish_alphabetical_order():
-    from posenc_site.glossary import turkish_sort_key
+    from posenc_site.i18n.glossary import turkish_sort_key
 
     words = ["öz-dikkat", "dış değerleme", "çarpım", "ışık", "iç", "döner", "kısa", "konum"]
     words += ["kodlayıcı", "kod çözücü"]
@@ -170,7 +170,7 @@ def test_turkish_glossary_is_in_turkish_alphabetical_order():
 
 @pytest.mark.usefixtures("build_context")
 def test_turkish_glossary_table_puts_the_turkish_term_first():
-    from posenc_site.glossary import glossary_table, turkish_sort_key
+    from posenc_site.i18n.glossary import glossary_table, turkish_sort_key
 
     rows = glossary_table("tr", DOCS).splitlines()
     assert rows[0] == "| Türkçe | İngilizce | Not |"

@@ -2,7 +2,7 @@
 // caption) gets an "Enlarge figure" button; the button, or a tap on the drawing, shows a copy
 // of the figure in a modal <dialog> that fills the screen. Without this script the figures
 // show as they are. The words come from this script's tag, in the page's language
-// (posenc_site.page_assets, from the "lightbox" strings of strings/<code>.yml).
+// (posenc_site.publish.page_assets, from the "lightbox" strings of strings/<code>.yml).
 //
 // Why the browser's <dialog> and not GLightbox 3.3.1, the lightbox Material documents
 // (measured in Chromium 156 on the first lesson, a figure's SVG as an inline slide): it

@@ -1,4 +1,4 @@
-// Quiz behaviour for the forms written by posenc_site.quiz. Without this script the questions
+// Quiz behaviour for the forms written by posenc_site.transforms.quiz. Without this script the questions
 // still show, and each answer sits in a <details> the reader can open.
 (function () {
   "use strict";
