@@ -5,13 +5,14 @@ Run from the repository's root::
     python benchmarks/build.py            # 3 rounds, about 5 minutes on 2 cores
     python benchmarks/build.py --rounds 1 --no-serve
 
-Everything runs in a temporary copy of the project (docs/, src/, mkdocs.yml), with that copy's
-src/ first on PYTHONPATH and its own cache folder. Each round builds, interleaved:
+Everything runs in a temporary copy of the project (docs/, src/, website/, mkdocs.yml), with
+that copy's src/ and website/src/ first on PYTHONPATH and its own cache folder. Each round
+builds, interleaved:
 
 - exec off: the same docs with markdown-exec removed from a copy of mkdocs.yml (blocks are
   shown, not run): the floor the other builds are compared with;
 - cache off: ``POSENC_EXEC_CACHE=off``, every block runs (the build before the cache);
-- cold: an empty cache folder (the blocks run in a second process, ``posenc_site.execute.ahead``);
+- cold: an empty cache folder (the blocks run in worker processes, ``posenc_site.execute.ahead``);
   cold, in the build: the same with ``POSENC_EXEC_AHEAD=off`` (the blocks run one after the
   other in the build); warm: the same build again;
 - figures run: a warm build with the figures' entries removed (the figures run, nothing else);
@@ -56,10 +57,12 @@ EXEC_OFF_CONFIG = "mkdocs-exec-off.yml"
 
 
 def copy_project(into: Path) -> Path:
-    """A copy of docs/, src/ and mkdocs.yml, and a copy of mkdocs.yml without markdown-exec."""
+    """A copy of docs/, src/, website/, mkdocs.yml, and of mkdocs.yml without markdown-exec."""
     project = into / "project"
-    for name in ("docs", "src"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("docs", "src", "website"):
+        shutil.copytree(
+            ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        )
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     # Drop the plugin's entry: "- markdown-exec", or "- markdown-exec:" and its indented options.
@@ -76,10 +79,10 @@ def copy_project(into: Path) -> Path:
 
 
 def environment(project: Path, cache: Path, **extra: str) -> dict[str, str]:
-    """The environment of a build of ``project``: its src/ first, its cache folder."""
+    """The environment of a build of ``project``: its src/ and website/src/ first, its cache."""
     return {
         **os.environ,
-        "PYTHONPATH": str(project / "src"),
+        "PYTHONPATH": os.pathsep.join([str(project / "src"), str(project / "website/src")]),
         "POSENC_EXEC_CACHE_DIR": str(cache),
         "NO_MKDOCS_2_WARNING": "1",
         **extra,
@@ -123,7 +126,7 @@ def build(project: Path, site: Path, env: dict[str, str], config: str = "mkdocs.
 def remove_entries(cache: Path, figures: bool) -> int:
     """Remove the cache entries that hold a figure (or those that do not); how many."""
     removed = 0
-    for entry in cache.glob("*.json"):
+    for entry in cache.glob("*.txt"):
         if ("<svg" in entry.read_text(encoding="utf-8")) == figures:
             entry.unlink()
             removed += 1

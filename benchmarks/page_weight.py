@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
-from support import page_weight
 
 from posenc_site.i18n import languages
+from support import page_weight
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -64,4 +64,5 @@ __all__ = [
     "yarn_attention_factor",
     "yarn_frequencies",
 ]
+# The one place of the version: pyproject.toml reads it (tool.setuptools.dynamic).
 __version__ = "0.1.0"

@@ -18,13 +18,28 @@ readable size: panels that would stand side by side on a wide figure are stacked
 - the title of an axes alone in its row centred on the figure, so that it may be as wide as
   the figure (`wrap` breaks the longer ones into lines).
 
-Why our own: matplotlib's constrained layout measures every axis' ticks and labels four times
-or more (two rounds, each axis again for its neighbours), which took about 40% of the drawing
-of these figures, and places neither a legend under a row nor a title over the figure's
-width. This layout measures each axis' tick labels once at the axes' current places, adds the
-height of the axis labels and the titles, and sets the axes. Like constrained layout, it
-counts a label or a title by its height only, never its length (`posenc._svg` relies on it).
-A second round runs when the axes' new sizes change a tick label or a legend is placed.
+This layout measures each axis' tick labels once at the axes' current places, adds the
+height of the axis labels and the titles, and sets the axes; a second round runs when the axes'
+new sizes change a tick label or a legend is placed. Like constrained layout, it counts a label
+or a title by its height only, never its length, so that a figure's labels in another language
+move nothing else (the site draws the labels as placeholders and writes each page's in).
+
+Why our own, and not matplotlib's ``layout="constrained"``: measured on the 22 figures of the
+site's lessons in both languages (`benchmarks/figures.py`, the two in turn, best of 5 each),
+constrained layout took 1.6 to 1.9 times as long to lay them out and write them as SVG
+(four runs on a shared machine; 2.94 s against 1.84 s in the last): it measures every axis'
+ticks and labels four times or more (two rounds, each axis again for its neighbours). And it
+gets these narrow, stacked figures wrong (drawn to PNG and looked at):
+
+- it places no legend under a row: ``loc="upper center"`` left the legend over the curves,
+  on 8% to 23% of the axes' area;
+- it centres a title on its axes, not over the figure's width: 3 to 32 pt off the figure's
+  centre beside a colour bar or wide tick labels, and the longest title ran 8.5 pt past the
+  figure's edge, cut;
+- it neither centres a lone panel of a grid nor shortens a figure to its rows of images:
+  74 and 100 pt of the two figures of panels were left empty.
+
+So it stays, in the library: it is part of how these Figures look, wherever they are shown.
 
 A figure of any other shape (a text or a legend of the figure, an axes over several cells, two
 colour bars on one axes) is left to constrained layout.
@@ -32,7 +47,6 @@ colour bars on one axes) is left to constrained layout.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
 
 from matplotlib.layout_engine import ConstrainedLayoutEngine, LayoutEngine
@@ -53,24 +67,18 @@ _SHARED_COLORBAR = 0.8  # length of a shared colour bar, of the figure's width
 _SIDES = ("left", "bottom", "right", "top")
 
 
-@functools.lru_cache(maxsize=4096)
-def _width(text: str, size: float, family: tuple[str, ...]) -> float:
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import text_to_path
-
-    font = FontProperties(family=list(family), size=size)
-    width: float = text_to_path.get_text_width_height_descent(text, font, ismath=False)[0]
-    return width
-
-
 def text_width(text: str, size: float) -> float:
     """Width in points of one line of ``text`` at ``size`` points, as the SVG measures it.
 
     In the font of the rcParams in force (call it inside the figures' style).
     """
     import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
 
-    return _width(text, size, tuple(mpl.rcParams["font.family"]))
+    font = FontProperties(family=list(mpl.rcParams["font.family"]), size=size)
+    width: float = text_to_path.get_text_width_height_descent(text, font, ismath=False)[0]
+    return width
 
 
 def wrap(text: str, size: float, width: float) -> str:

@@ -1,10 +1,15 @@
 """Figures of the sinusoidal encoding, drawn with matplotlib (imported only when called).
 
-Every function returns a `matplotlib.figure.Figure` built without pyplot, so no global state
-is touched. Its text and axes are drawn in a placeholder colour that `to_html` turns into the
-page's own text colour (`currentColor`), so an inline SVG reads well on light and dark pages.
-Labels are arguments, so a page in any language can pass its own; `to_html` draws a figure
-once for all of them, and writes each page's labels into the same SVG.
+Every function returns a `matplotlib.figure.Figure` built without pyplot and keeps nothing:
+no global state is touched (the rcParams of `style` hold for the call only, through
+`matplotlib.rc_context`), and the figure is the caller's to show, save
+(``figure.savefig("table.png")``) or change. Labels are arguments, so a page in any language
+can pass its own.
+
+Text and axes are drawn in `INK`, a near black that neither colour map of the figures
+(viridis, RdBu_r) holds, so that a page can write its own text colour in its place (an inline
+SVG then reads on light and dark pages). matplotlib makes an axis' tick labels when it draws,
+from the rcParams in force: draw or save a figure inside `style` to keep its look.
 
 Every figure is 4 inches wide (288 pt) with text of 10 pt and more, so that it reads on a
 phone: a page 360 CSS px wide shows it 328 px wide, its smallest text 11.4 px tall; a wider
@@ -14,16 +19,12 @@ legends under their axes, and a title or label too long for the width is broken 
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections.abc import Sequence
 from contextlib import contextmanager
-from html import escape
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from posenc import _svg
 from posenc._validation import check_integer
 from posenc.sinusoidal import sinusoidal_encoding
 
@@ -34,27 +35,47 @@ if TYPE_CHECKING:
     from matplotlib.cm import ScalarMappable
     from matplotlib.figure import Figure
 
-_INK = "#010203"  # placeholder colour, replaced by currentColor in to_html
+INK = "#010203"
+"""The colour of the figures' text and axes: near black, in neither of their colour maps."""
+
 _STYLE = {
-    "text.color": _INK,
-    "axes.edgecolor": _INK,
-    "axes.labelcolor": _INK,
-    "xtick.color": _INK,
-    "ytick.color": _INK,
+    "text.color": INK,
+    "axes.edgecolor": INK,
+    "axes.labelcolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
     "axes.facecolor": "none",
     "figure.facecolor": "none",
     "savefig.facecolor": "none",
     "legend.frameon": False,
     "font.family": "sans-serif",
     "font.size": 10.0,
-    "svg.fonttype": "none",  # real text: smaller files, selectable, uses the page's font
-    "svg.hashsalt": "posenc",  # fixed ids: two builds give the same bytes
     "image.cmap": "viridis",
 }
 
 
 @contextmanager
-def _style() -> Iterator[None]:
+def style() -> Iterator[None]:
+    """The rcParams the figures of this module are made with, in force inside the block.
+
+    Every function of this module makes its figure inside it; draw or save the figure inside
+    it too, since matplotlib makes tick labels (their colour, their font) when it draws.
+    matplotlib's own `matplotlib.rc_context` sets and restores them.
+
+    Yields
+    ------
+    None
+        Inside the block: ``INK`` for text and axes, no background, no legend frame,
+        sans-serif text of 10 pt, the viridis colour map.
+
+    Examples
+    --------
+    >>> import io
+    >>> from posenc.plotting import encoding_heatmap, style
+    >>> figure = encoding_heatmap(8, 8)
+    >>> with style():
+    ...     figure.savefig(io.BytesIO(), format="png")
+    """
     import matplotlib as mpl
 
     with mpl.rc_context(_STYLE):
@@ -210,14 +231,14 @@ def encoding_heatmap(
     """
     check_integer("n_positions", n_positions, minimum=1)
     table = sinusoidal_encoding(n_positions, d_model, base=base)
-    with _style():
+    with style():
         figure, (axes,) = _new_figure(3.4)
         # interpolation="none": the SVG holds the table itself, one pixel per entry, and the
         # browser scales it up sharply; "nearest" would embed an image the size of the axes.
         image = axes.imshow(table, aspect="auto", interpolation="none", vmin=-1, vmax=1)
         _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         _colorbar(figure, image, axes, colorbar_label)
-        return _svg.record(figure, "encoding_heatmap", table)
+        return figure
 
 
 def dimension_curves(
@@ -276,14 +297,14 @@ def dimension_curves(
     if not columns:
         raise ValueError("dims must name at least one column")
     table = sinusoidal_encoding(n_positions, d_model, base=base)
-    with _style():
+    with style():
         figure, (axes,) = _new_figure(3.8)
         for dim in columns:
             axes.plot(table[:, dim], label=legend_label.format(dim=dim), linewidth=1.2)
         _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         axes.set_ylim(-1.1, 1.1)
         _legend_below(figure, axes)
-        return _svg.record(figure, "dimension_curves", table[:, columns])
+        return figure
 
 
 def offset_similarity(
@@ -357,7 +378,7 @@ def offset_similarity(
     table = sinusoidal_encoding(n_positions, d_model, base=base)
     similarity = table @ table.T
     offsets = np.arange(n_positions - max(points))
-    with _style():
+    with style():
         # Stacked: the curves above, the matrix (square, with its colour bar) below.
         figure, (curves, matrix) = _new_figure(6.6, nrows=2, height_ratios=(1.0, 1.3))
         for n, start in enumerate(points):
@@ -379,7 +400,7 @@ def offset_similarity(
             width=_AXES_WIDTH,
         )
         _colorbar(figure, image, matrix)
-        return _svg.record(figure, "offset_similarity", similarity, offsets, points)
+        return figure
 
 
 def matrix_heatmap(
@@ -431,7 +452,7 @@ def matrix_heatmap(
     if values.ndim != 2 or finite.size == 0:
         raise ValueError(f"matrix must be 2-D with finite values, got shape {values.shape}")
     masked = np.ma.masked_invalid(values)
-    with _style():
+    with style():
         figure, (axes,) = _new_figure(3.6)
         if symmetric:
             limit = float(np.abs(finite).max()) or 1.0
@@ -447,7 +468,7 @@ def matrix_heatmap(
             image = axes.imshow(masked, interpolation="none", aspect="auto")
         _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         _colorbar(figure, image, axes, colorbar_label)
-        return _svg.record(figure, "matrix_heatmap", values, symmetric)
+        return figure
 
 
 def heatmap_panels(
@@ -530,7 +551,7 @@ def heatmap_panels(
                 )
     low = min(float(matrix[np.isfinite(matrix)].min()) for matrix in values)
     high = max(float(matrix[np.isfinite(matrix)].max()) for matrix in values)
-    with _style():
+    with style():
         import matplotlib as mpl
         from matplotlib.patheffects import withStroke
 
@@ -572,7 +593,7 @@ def heatmap_panels(
         engine = figure.get_layout_engine()
         if isinstance(engine, RowLayout):
             engine.add_shared_colorbar(colorbar.ax)
-        return _svg.record(figure, "heatmap_panels", *values, marker)
+        return figure
 
 
 def line_plot(
@@ -620,7 +641,7 @@ def line_plot(
     if not series:
         raise ValueError("series must hold at least one curve")
     curves = []
-    with _style():
+    with style():
         figure, (axes,) = _new_figure(3.8)
         for n, (label, ys) in enumerate(series.items()):
             values = np.asarray(ys, dtype=np.float64)
@@ -636,63 +657,4 @@ def line_plot(
             )
         _label(axes, title=title, xlabel=xlabel, ylabel=ylabel, width=_AXES_WIDTH)
         _legend_below(figure, axes)
-        return _svg.record(figure, "line_plot", xs, *curves)
-
-
-def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
-    """The figure as an inline, accessible SVG inside a `<figure>`, the same bytes every time.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-        A figure from this module.
-    alt : str
-        Text alternative for screen readers, in the reader's language; it becomes the SVG's
-        `<title>` and accessible name. Must not be empty.
-    caption : str, optional
-        Visible caption under the figure.
-
-    Returns
-    -------
-    str
-        HTML: `<figure class="pe-figure" data-search-exclude>` holding the SVG (no XML
-        prologue, no date) and the caption. Its ids are prefixed with a hash of `alt`, so
-        several figures can share a page. `data-search-exclude` keeps the figure out of
-        Material's search index: tick labels and legends are not words a reader searches for.
-        A figure of this module drawn before with other titles and axis labels (the same
-        figure on the page in another language) is not drawn again: its SVG gets these
-        labels written in, the same bytes as drawing it.
-
-    Raises
-    ------
-    ValueError
-        If `alt` is empty.
-
-    Examples
-    --------
-    >>> from posenc.plotting import encoding_heatmap, to_html
-    >>> html = to_html(encoding_heatmap(8, 8), alt="A small table")
-    >>> html.startswith('<figure class="pe-figure" data-search-exclude><svg')
-    True
-    >>> ">A small table</title>" in html
-    True
-    """
-    if not alt.strip():
-        raise ValueError("alt must be a non-empty text alternative for the figure")
-    prefix = "f" + hashlib.sha1(alt.encode("utf-8")).hexdigest()[:8]
-    with _style():
-        svg = _svg.svg(figure, id_prefix=f"{prefix}-", ink=_INK)
-    title_id = f"{prefix}-title"
-    svg = svg.replace(
-        "<svg ",
-        f'<svg role="img" aria-labelledby="{title_id}" ',
-        1,
-    )
-    svg = re.sub(
-        r"(<svg[^>]*>)",
-        lambda m: f'{m.group(1)}<title id="{title_id}">{escape(alt)}</title>',
-        svg,
-        count=1,
-    )
-    figcaption = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
-    return f'<figure class="pe-figure" data-search-exclude>{svg}{figcaption}</figure>'
+        return figure

@@ -1,187 +1,218 @@
-"""Run the code blocks a build will execute in a second process, ahead of the pages that show them.
+"""Run the code blocks a build will execute in other processes, ahead of the pages that show them.
 
-Why: on a build without cache entries (a fresh clone, CI, after an edit of posenc) running
+Why: on a build without stored outputs (a fresh clone, CI, after an edit of posenc), running
 the blocks, the figures above all, with the imports of NumPy and matplotlib, took half of the
 build, on one core while the other one idled. Which code the blocks hold is known before any
-page is rendered, so a worker process runs it from the start of the build, and the page
-waits only for the outputs it needs. Nothing in MkDocs or markdown-exec runs blocks in
-parallel, hence our own.
+page is rendered, so worker processes run it from the start of the build, and a page waits
+only for the outputs it needs: on 2 cores, a build without stored outputs took 6.0 s this way,
+against 8.1 s running the blocks in the build (``benchmarks/build.py``'s builds, best of 4; 4.0 s
+without executing them). Nothing in MkDocs or markdown-exec runs blocks in parallel; the
+workers are a ``concurrent.futures.ProcessPoolExecutor``.
 
-What runs ahead (:func:`planned`): the ``python`` blocks with ``exec="on"`` of every page,
-snippets expanded (``posenc_site.execute.blocks``), in the order MkDocs renders them, but
+What runs ahead (:func:`planned`, :func:`runs_ahead`): the ``python`` blocks with ``exec="on"``
+of every page, snippets expanded (``posenc_site.execute.blocks``), in the order MkDocs renders
+them, but
 
-- blocks of a session or with a workdir, which depend on more than their own code;
-- blocks that use ``posenc_site``, which read the pages being built;
-- blocks whose output is stored already: the cache marks the code of every output it stores
-  (``exec_cache.Store.mark_ran``), under the salt of the posenc source.
+- blocks of a ``session`` or with a ``workdir``, which depend on more than their own code, and
+  blocks with a ``width``, which markdown-exec runs with ``COLUMNS`` set;
+- blocks that read the site (``posenc_site.execute.cache.reads_site``), whose output depends
+  on the pages being built.
 
-The worker is started only when the build runs the code on disk (``Store.writable``) and its
-process has run no block yet: under ``mkdocs serve``, after the first build, a changed block
-runs at once in the server, which has imported what it needs.
+``posenc_site.execute.Execution`` leaves out the blocks whose output is stored already, and
+starts workers only when the build runs the code on disk, and in the first build of the
+process only: under ``mkdocs serve``, a block changed after it runs at once in the server,
+which has imported what it needs.
 
-The worker (``python -m posenc_site.execute.ahead``) gets the build's ``sys.path``, so it imports
-the same posenc, and runs each block with markdown-exec's own runner: a fresh namespace and
-``print`` captured, as a block run in the build. It writes each output back as soon as it has
-it. A block whose code the worker did not run, that raised there, or whose output never came
-(the worker stopped) runs in the build as before: an error is reported by the build, naming
-its page, and never taken from the worker.
+The workers are started with the ``spawn`` method: fresh interpreters that import posenc from
+disk, given the build's ``sys.path``. Submitting to ``spawn`` workers returns at once, where
+``forkserver`` blocks the first submission until its server has started and imported the
+build's main module, and leaves that server running after the build. A spawned worker
+imports the build's main module first too: a script that builds the site in its own process
+keeps its work under ``if __name__ == "__main__":`` (``mkdocs``, ``python -m mkdocs`` and
+pytest do). Each block runs through ``posenc_site.execute.run.run_python``, the function the
+build runs blocks with. A block whose code did not run ahead, that raised there, or whose
+worker died runs in the build as before: an error is always reported by the build, naming its
+page, never taken from a worker.
 """
 
-from __future__ import annotations
-
-import atexit
-import hashlib
-import json
+import multiprocessing
 import os
-import subprocess
+import signal
 import sys
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import BrokenExecutor, CancelledError, Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import IO, Any
 
-from posenc_site.execute.blocks import page_blocks
+from markdown_exec import ExecutionError
+
+from posenc_site.execute.blocks import Block, page_blocks
+from posenc_site.execute.cache import reads_site
+from posenc_site.execute.run import label, run_python
+
+_FALSE = {"", "no", "off", "false", "0"}  # markdown-exec's own reading of exec="..."
 
 
-def code_key(salt: str, code: str) -> str:
-    """The key of a block's code under ``salt``: its trailing newlines do not count.
+def runs_ahead(block: Block) -> bool:
+    """Whether a block may run in a worker: executed Python that depends on its code alone.
 
-    superfences hands a block to its formatter without its last newline, but a snippet's
-    with it; either runs the same.
+    Parameters
+    ----------
+    block : Block
+        A fenced block of a page.
+
+    Returns
+    -------
+    bool
+        False for other languages, blocks not executed, blocks of a session, with a workdir or
+        a width, and blocks that read the site.
     """
-    return hashlib.sha256(f"{salt}\0{code.rstrip(chr(10))}".encode()).hexdigest()
-
-
-def runs_ahead(language: str, attributes: dict[str, str], code: str) -> bool:
-    """Whether a block may run in the worker: executed Python, on its own, not reading the site."""
+    attributes = block.attributes
     return (
-        language == "python"
-        and attributes.get("exec", "").lower() in {"on", "1", "true", "yes"}
+        block.language == "python"
+        and attributes.get("exec", "").lower() not in _FALSE
         and not attributes.get("session")
         and not attributes.get("workdir")
-        and "posenc_site" not in code
+        and attributes.get("width", "0") == "0"
+        and not reads_site(block.source)
     )
 
 
-def pages_in_build_order(docs_dir: Path, page_suffixes: Sequence[str]) -> list[Path]:
+def pages_in_build_order(
+    docs_dir: Path, page_suffixes: Mapping[str, str]
+) -> list[tuple[Path, str]]:
     """The Markdown pages under ``docs_dir``, language by language, as MkDocs renders them.
 
-    ``page_suffixes`` are the languages' page endings, the default language's (``.md``) first.
-    Within a language, the files of a folder come before its subfolders, by name.
+    Parameters
+    ----------
+    docs_dir : Path
+        The docs folder.
+    page_suffixes : mapping of str to str
+        Each language's code to the ending of its pages, the default language (``.md``) first.
+
+    Returns
+    -------
+    list of (Path, str)
+        Each page and its language's code. Within a language, the files of a folder come
+        before its subfolders, by name.
     """
     pages = sorted(docs_dir.rglob("*.md"), key=lambda p: (len(p.relative_to(docs_dir).parts), p))
-    others = page_suffixes[1:]
-    ordered = []
-    for n, suffix in enumerate(page_suffixes):
-        ordered += [
-            page
-            for page in pages
-            if (page.name.endswith(suffix) if n else not page.name.endswith(tuple(others)))
-        ]
+    (default, *others) = page_suffixes.items()
+    other_suffixes = tuple(suffix for _, suffix in others)
+    ordered = [(page, default[0]) for page in pages if not page.name.endswith(other_suffixes)]
+    for code, suffix in others:
+        ordered += [(page, code) for page in pages if page.name.endswith(suffix)]
     return ordered
 
 
-def planned(pages: Iterable[Path], base_paths: Sequence[Path]) -> list[str]:
-    """The code of every block of ``pages`` that may run ahead, in order, each code once."""
-    codes: dict[str, None] = {}
-    for page in pages:
+def planned(pages: Iterable[tuple[Path, str]], base_paths: Sequence[Path]) -> list[tuple[str, str]]:
+    """The blocks of ``pages`` that may run ahead, in order, each code once per language.
+
+    Parameters
+    ----------
+    pages : iterable of (Path, str)
+        Pages and their languages' codes (:func:`pages_in_build_order`).
+    base_paths : sequence of Path
+        The folders of pymdownx.snippets' ``base_path``.
+
+    Returns
+    -------
+    list of (str, str)
+        The code of each block (without trailing newlines) and its page's language.
+    """
+    found: dict[tuple[str, str], None] = {}
+    for page, language in pages:
         for block in page_blocks(page, base_paths):
-            if runs_ahead(block.language, block.attributes, block.source):
-                codes.setdefault(block.source.rstrip("\n"), None)
-    return list(codes)
+            if runs_ahead(block):
+                found.setdefault((block.source.rstrip("\n"), language), None)
+    return list(found)
 
 
-class Ahead:
-    """A worker process running ``codes`` in order, and the outputs it sent back.
+def _start_worker(path: list[str]) -> None:
+    """Set a worker up: the build's ``sys.path``; Ctrl+C ends it at once."""
+    sys.path[:] = path
+    # Else a KeyboardInterrupt would end only the block under way, and the worker would go on
+    # with the next ones while the build stops.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    :meth:`output` waits for the output of one code; ``None`` when the worker did not run it,
-    it raised there, or the worker stopped first.
+
+def _output(code: str, number: int) -> str | None:
+    """What ``code`` prints, run as in the build; None when it raised (the build reports it)."""
+    try:
+        return run_python(code, label(number))
+    except (ExecutionError, SystemExit):
+        return None
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class RunAhead:
+    r"""Worker processes running ``codes`` in order from now on, and what each printed.
+
+    Parameters
+    ----------
+    codes : sequence of str
+        The blocks' code, in the order the build will need them.
+    workers : int, optional
+        How many processes; by default one core fewer than this process may use (the build
+        keeps one), at least one and at most four (each imports NumPy and matplotlib, about
+        100 MB).
+
+    Examples
+    --------
+    >>> ahead = RunAhead(['print("one")', "1 / 0"])
+    >>> ahead.output('print("one")\n'), ahead.output("1 / 0"), ahead.output("print(2)")
+    ('one\n', None, None)
+    >>> ahead.close()
     """
 
-    def __init__(self, codes: Sequence[str], salt: str) -> None:
-        self.salt = salt
-        self._index = {code_key(salt, code): n for n, code in enumerate(codes)}
-        self._outputs: dict[int, str | None] = {}
-        self._done = False
-        self._changed = threading.Condition()
-        # posenc_site itself from where this process has it; the rest from sys.path, sent below.
-        here = str(Path(__file__).resolve().parent.parent)
-        python_path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "posenc_site.execute.ahead"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": python_path},
+    def __init__(self, codes: Sequence[str], workers: int | None = None) -> None:
+        count = workers or min(4, max(1, _cpus() - 1))
+        before = set(multiprocessing.active_children())
+        self._pool = ProcessPoolExecutor(
+            max_workers=min(count, max(1, len(codes))),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(list(sys.path),),
         )
-        atexit.register(self.stop)
-        stdin, stdout = self._process.stdin, self._process.stdout
-        assert stdin is not None
-        assert stdout is not None
-        threading.Thread(target=self._send, args=(stdin, codes), daemon=True).start()
-        threading.Thread(target=self._receive, args=(stdout,), daemon=True).start()
-
-    def _send(self, stdin: IO[bytes], codes: Sequence[str]) -> None:
-        try:
-            with stdin:
-                stdin.write(json.dumps({"path": sys.path, "codes": list(codes)}).encode())
-        except OSError:  # the worker stopped: every output is missing, the build runs them
-            pass
-
-    def _receive(self, outputs: IO[bytes]) -> None:
-        with outputs:
-            for line in outputs:
-                n, output = json.loads(line)
-                with self._changed:
-                    self._outputs[n] = output
-                    self._changed.notify_all()
-        with self._changed:
-            self._done = True
-            self._changed.notify_all()
+        self._futures: dict[str, Future[str | None]] = {}
+        for number, code in enumerate(codes, start=1):
+            key = code.rstrip("\n")
+            if key not in self._futures:
+                self._futures[key] = self._pool.submit(_output, key, number)
+        # The pool's processes exist once the first block is submitted; closing kills them.
+        self._workers = [p for p in multiprocessing.active_children() if p not in before]
 
     def output(self, code: str) -> str | None:
-        """What ``code`` printed in the worker, waiting for it; or None (see the class)."""
-        n = self._index.get(code_key(self.salt, code))
-        if n is None:
+        """What ``code`` printed in a worker, waiting for it.
+
+        Parameters
+        ----------
+        code : str
+            A block's code; trailing newlines do not count.
+
+        Returns
+        -------
+        str or None
+            None when ``code`` was not sent, raised in the worker, or its worker stopped
+            (then at once).
+        """
+        future = self._futures.get(code.rstrip("\n"))
+        if future is None:
             return None
-        with self._changed:
-            self._changed.wait_for(lambda: n in self._outputs or self._done)
-            return self._outputs.get(n)
+        try:
+            return future.result()
+        except (CancelledError, BrokenExecutor):
+            return None
 
-    def stop(self) -> None:
-        """End the worker if it still runs (the build ended or failed before its last block)."""
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.wait()
-
-
-def _run(code: str) -> str | None:
-    """What ``code`` prints, run as markdown-exec runs a block; None if it raised."""
-    from markdown_exec._internal.formatters.python import _run_python
-
-    try:
-        output: str = _run_python(code)
-    except Exception:  # the build runs it again and reports the error
-        return None
-    return output
-
-
-def main() -> None:
-    """The worker: read sys.path and the codes on stdin, write ``[n, output]`` lines back.
-
-    The lines go to the standard output it was started with; from then on, the standard
-    output is the standard error, so that nothing a block writes past ``print`` (which
-    markdown-exec captures) reaches them.
-    """
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    request: dict[str, Any] = json.loads(sys.stdin.buffer.read())
-    sys.path[:] = request["path"]
-    with channel:
-        for n, code in enumerate(request["codes"]):
-            channel.write(json.dumps([n, _run(code)]) + "\n")
-            channel.flush()
-
-
-if __name__ == "__main__":
-    main()
+    def close(self) -> None:
+        """Stop the workers, the block under way too; outputs not yet given stay missing."""
+        running = [future for future in self._futures.values() if not future.cancel()]
+        if not all(future.done() for future in running):
+            for worker in self._workers:
+                worker.kill()
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -5,7 +5,7 @@ or an executed one with ``source=...``. Executed blocks without a source (figure
 tables) only show their output.
 
 Why a scanner of our own: Python-Markdown does not expose fenced blocks before rendering them.
-The tests read the pages through this scanner too (``tests/docblocks.py`` turns
+The tests read the pages through this scanner too (``tests/support/docblocks.py`` turns
 :func:`fenced_blocks` into a Sybil lexer), so the build imports nothing from the test tools.
 """
 

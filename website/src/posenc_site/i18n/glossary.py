@@ -1,11 +1,15 @@
-"""The bilingual glossary: read from docs/glossary.yml, shown as a table on the glossary pages."""
+"""The bilingual glossary: read from docs/glossary.yml, shown as a table on the glossary pages.
+
+The pages hold the placeholder ``<!-- posenc: glossary -->``, which the posenc plugin replaces
+with ``glossary_table`` in the page's language (``posenc_site.plugin``).
+"""
 
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from posenc_site import context
+from posenc_site.i18n.languages import Languages
 
 
 @dataclass(frozen=True)
@@ -33,9 +37,9 @@ def _term(entry: dict[str, str]) -> Term:
     return Term(terms, notes, bool(entry.get("check", False)))
 
 
-def load(docs_dir: Path | None = None) -> list[Term]:
-    """The terms of ``docs/glossary.yml``, in file order."""
-    path = (docs_dir or context.current.docs_folder) / "glossary.yml"
+def load(docs_dir: Path) -> list[Term]:
+    """The terms of ``glossary.yml`` in the docs folder ``docs_dir``, in file order."""
+    path = docs_dir / "glossary.yml"
     return [_term(entry) for entry in yaml.safe_load(path.read_text(encoding="utf-8"))]
 
 
@@ -54,17 +58,44 @@ def turkish_sort_key(text: str) -> list[int]:
     ]
 
 
-def glossary_table(language: str | None = None, docs_dir: Path | None = None) -> str:
-    """The glossary as a Markdown table in ``language`` (default: the page's).
+def glossary_table(language: str, docs_dir: Path, languages: Languages) -> str:
+    """The glossary as a Markdown table for a reader of ``language``.
 
-    The page's language comes first: its term in the first column, then the other languages'
+    The reader's language comes first: its term in the first column, then the other languages'
     terms, then its note; rows in its alphabetical order (Turkish order for Turkish).
+
+    Parameters
+    ----------
+    language : str
+        The code of the reader's language, one of ``languages``.
+    docs_dir : Path
+        The docs folder, which holds ``glossary.yml``.
+    languages : Languages
+        The site's languages: the table has a column for each.
+
+    Returns
+    -------
+    str
+        A Markdown table, a line per row, without a final newline.
+
+    Raises
+    ------
+    LanguageError
+        ``language`` is not one of the site's.
+    KeyError
+        A term lacks the term or note of one of the site's languages.
+
+    Examples
+    --------
+    >>> from posenc_site.i18n.languages import from_file
+    >>> site = from_file(Path("mkdocs.yml"))
+    >>> glossary_table("tr", Path("docs"), site).splitlines()[0]
+    '| Türkçe | İngilizce | Not |'
     """
-    site = context.current.languages
-    assert site is not None, "the glossary table is made inside a build"
-    reader = site.get(language) if language else context.current.page_language
-    order = [reader, *(lang for lang in site.all if lang != reader)]
-    head = [site.name_of(lang, reader) for lang in order] + [reader.strings["glossary"]["note"]]
+    reader = languages.get(language)
+    order = [reader, *(lang for lang in languages.all if lang != reader)]
+    note = reader.strings["glossary"]["note"]
+    head = [*(languages.name_of(lang, reader) for lang in order), note]
     rows = [f"| {' | '.join(head)} |", "|" + " --- |" * len(head)]
     sort_key = turkish_sort_key if reader.code == "tr" else str.casefold
     for term in sorted(load(docs_dir), key=lambda t: sort_key(t.terms[reader.code])):

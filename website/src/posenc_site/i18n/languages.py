@@ -6,17 +6,25 @@ The languages, and which one is the default, are the entries of the i18n plugin 
 Every language has its interface strings in ``strings/<code>.yml`` beside this module, with
 the keys of the default language's file. Adding a language takes its pages, its strings file
 and its entry in ``mkdocs.yml``.
+
+The languages of a build, and their strings, are read at its start (``from_config``). The
+page transforms and the lessons' downloads ask for strings by language code
+(``load_strings``): 112 times in a build of the site, which took 0.4 to 1 s reading the files
+each time (libyaml's loader; PyYAML's pure-Python one is 9 times slower). A parsed file is
+therefore kept under its path, modification time and size: under ``mkdocs serve``, an edit of
+a strings file gives it a new key, and the next rebuild reads it.
 """
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 STRINGS_DIR = Path(__file__).parent / "strings"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
 
 
 class LanguageError(ValueError):
@@ -30,6 +38,8 @@ class Language:
     code: str
     name: str  # its own name, as the language switcher shows it
     default: bool
+    strings: Mapping[str, Any] = field(compare=False, repr=False)
+    """Its interface strings (``strings/<code>.yml``), as read with the languages."""
 
     @property
     def url_prefix(self) -> str:
@@ -40,11 +50,6 @@ class Language:
     def page_suffix(self) -> str:
         """The end of its page files: ``".md"``, or ``".tr.md"``."""
         return ".md" if self.default else f".{self.code}.md"
-
-    @property
-    def strings(self) -> Mapping[str, Any]:
-        """Its interface strings (``strings/<code>.yml``)."""
-        return load_strings(self.code)
 
 
 @dataclass(frozen=True)
@@ -105,15 +110,18 @@ def _entries(entries: list[Any]) -> Languages:
     read = [entry if isinstance(entry, Mapping) else dict(entry) for entry in entries]
     built = [entry for entry in read if entry.get("build", True)]
     ordered = sorted(built, key=lambda entry: not entry.get("default", False))
-    languages = tuple(
-        Language(str(e["locale"]), str(e.get("name") or e["locale"]), bool(e.get("default")))
-        for e in ordered
-    )
-    if not languages or not languages[0].default:
+    if not ordered or not ordered[0].get("default"):
         raise LanguageError("mkdocs.yml's i18n plugin must name one default language")
-    for language in languages:
-        load_strings(language.code)  # a language without complete strings fails here
-    return Languages(languages)
+    codes = [str(entry["locale"]) for entry in ordered]
+    strings = load_all_strings(codes)  # a language without complete strings fails here
+    return Languages(
+        tuple(
+            Language(
+                code, str(entry.get("name") or code), bool(entry.get("default")), strings[code]
+            )
+            for code, entry in zip(codes, ordered, strict=True)
+        )
+    )
 
 
 class _IgnoreTags(yaml.SafeLoader):
@@ -123,7 +131,6 @@ class _IgnoreTags(yaml.SafeLoader):
 _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
 
 
-@functools.cache
 def from_file(config_file: Path) -> Languages:
     """The languages that ``mkdocs.yml`` at ``config_file`` declares (for tests and commands)."""
     config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_IgnoreTags)
@@ -138,18 +145,58 @@ def from_config(config: Any) -> Languages:
     return _entries(list(config.plugins["i18n"].config.languages))
 
 
-@functools.cache
-def load_strings(code: str) -> Mapping[str, Any]:
-    """The strings of language ``code``, checked against the default's keys (English's)."""
+def _read_strings(code: str) -> Mapping[str, Any]:
     path = STRINGS_DIR / f"{code}.yml"
-    if not path.exists():
-        raise LanguageError(f"language {code!r} has no strings file: add {path}")
-    strings = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    reference = strings if code == "en" else load_strings("en")
-    missing = sorted(_missing(reference, strings))
-    if missing:
-        raise LanguageError(f"{path} lacks the strings {', '.join(missing)} (see en.yml)")
+    try:
+        version = path.stat()
+    except FileNotFoundError:
+        raise LanguageError(f"language {code!r} has no strings file: add {path}") from None
+    return _parse(path, version.st_mtime_ns, version.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(path: Path, mtime_ns: int, size: int) -> Mapping[str, Any]:
+    """The content of the strings file ``path`` in the version its time and size tell."""
+    strings: dict[str, Any] = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
     return strings
+
+
+def load_all_strings(codes: list[str]) -> dict[str, Mapping[str, Any]]:
+    """The strings of each language of ``codes``, each checked against English's keys.
+
+    Parameters
+    ----------
+    codes : list of str
+        Language codes, each with its ``strings/<code>.yml``.
+
+    Returns
+    -------
+    dict of str to mapping
+        Code -> the parsed strings file.
+
+    Raises
+    ------
+    LanguageError
+        A language has no strings file, or its file lacks keys of ``en.yml`` (named).
+    """
+    reference = _read_strings("en")
+    found: dict[str, Mapping[str, Any]] = {}
+    for code in codes:
+        strings = reference if code == "en" else _read_strings(code)
+        missing = sorted(_missing(reference, strings))
+        if missing:
+            path = STRINGS_DIR / f"{code}.yml"
+            raise LanguageError(f"{path} lacks the strings {', '.join(missing)} (see en.yml)")
+        found[code] = strings
+    return found
+
+
+def load_strings(code: str) -> Mapping[str, Any]:
+    """The strings of language ``code``, checked against the default's keys (English's).
+
+    As the file is now: an edit shows at the next call.
+    """
+    return load_all_strings([code])[code]
 
 
 def _missing(reference: Mapping[str, Any], strings: Mapping[str, Any], at: str = "") -> set[str]:

@@ -4,11 +4,13 @@ The banner links the source page; its words come from the page language's string
 (``outdated_banner``). See ``posenc_site.i18n.translations`` for how pages are marked reviewed.
 """
 
+from pathlib import Path
+
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
-from posenc_site import context
 from posenc_site.i18n import translations
+from posenc_site.i18n.languages import Languages
 
 _BANNER = """
 !!! warning "{title}"
@@ -17,16 +19,31 @@ _BANNER = """
 """
 
 
-def add(markdown: str, page: Page) -> str:
-    """``markdown`` with the banner under its title if ``page`` is an outdated translation."""
-    languages, docs_dir = context.current.languages, context.current.docs_dir
-    assert languages is not None  # set by context.start_build
-    assert docs_dir is not None
+def add(markdown: str, page: Page, languages: Languages, docs_dir: Path) -> str:
+    """``markdown`` with the banner under its title if ``page`` is an outdated translation.
+
+    Parameters
+    ----------
+    markdown : str
+        The page's Markdown (MkDocs' ``on_page_markdown``).
+    page : Page
+        The page; its source file's name gives its language.
+    languages : Languages
+        The site's languages.
+    docs_dir : Path
+        The docs folder, which holds the page's source page.
+
+    Returns
+    -------
+    str
+        ``markdown``, or ``markdown`` with a warning admonition after its first heading line
+        (at its top when it does not open with one).
+    """
     language = languages.of_page(page.file.src_uri)
     if language.default:
         return markdown
     source = languages.source(docs_dir / page.file.src_uri)
-    if translations.page_status(source, language).state != translations.OUTDATED:
+    if translations.page_status(source, language, languages).state != translations.OUTDATED:
         return markdown
     source_url = page.url.removeprefix(language.url_prefix)
     href = get_relative_url(source_url or "/", page.url)  # "/": the root folder itself

@@ -24,7 +24,6 @@ from pathlib import Path
 import yaml
 from mkdocs.utils.meta import get_data
 
-from posenc_site import context
 from posenc_site.i18n.languages import Language, Languages, from_file
 
 UP_TO_DATE, OUTDATED, MISSING = "up to date", "outdated", "missing"
@@ -52,16 +51,9 @@ def recorded_hash(translation: Path) -> str | None:
     return str(value) if value is not None else None
 
 
-def _languages(languages: Languages | None) -> Languages:
-    found = languages or context.current.languages
-    if found is None:
-        raise RuntimeError("pass the site's languages, or call this inside a build")
-    return found
-
-
-def page_status(source: Path, language: Language, languages: Languages | None = None) -> PageStatus:
+def page_status(source: Path, language: Language, languages: Languages) -> PageStatus:
     """The state of the translation of ``source`` into ``language``."""
-    translation = _languages(languages).twin(source, language)
+    translation = languages.twin(source, language)
     if not translation.exists():
         state = MISSING
     else:
@@ -69,15 +61,14 @@ def page_status(source: Path, language: Language, languages: Languages | None = 
     return PageStatus(source, translation, language, state)
 
 
-def source_pages(docs_dir: Path, languages: Languages | None = None) -> list[Path]:
+def source_pages(docs_dir: Path, languages: Languages) -> list[Path]:
     """Every default-language page under ``docs_dir``, sorted."""
-    site = _languages(languages)
-    return sorted(p for p in docs_dir.rglob("*.md") if site.of_page(p).default)
+    return sorted(p for p in docs_dir.rglob("*.md") if languages.of_page(p).default)
 
 
-def status(docs_dir: Path, languages: Languages | None = None) -> list[PageStatus]:
+def status(docs_dir: Path, languages: Languages) -> list[PageStatus]:
     """The state of every page's translation into every other language."""
-    site = _languages(languages)
+    site = languages
     return [
         page_status(source, language, site)
         for source in source_pages(docs_dir, site)
@@ -85,9 +76,9 @@ def status(docs_dir: Path, languages: Languages | None = None) -> list[PageStatu
     ]
 
 
-def mark_reviewed(translation: Path, languages: Languages | None = None) -> str:
+def mark_reviewed(translation: Path, languages: Languages) -> str:
     """Record the source page's current hash in ``translation``; return the hash."""
-    current = source_hash(_languages(languages).source(translation))
+    current = source_hash(languages.source(translation))
     body, meta = get_data(translation.read_text(encoding="utf-8"))
     meta.setdefault("l10n", {})["source_hash"] = current
     front = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)
@@ -95,19 +86,40 @@ def mark_reviewed(translation: Path, languages: Languages | None = None) -> str:
     return current
 
 
-def status_table(
-    language: str | None = None,
-    docs_dir: Path | None = None,
-    languages: Languages | None = None,
-) -> str:
+def status_table(language: str, docs_dir: Path, languages: Languages) -> str:
     """A Markdown table of every page and the state of each of its translations.
 
-    ``language`` is the reader's (default: the page's), ``docs_dir`` the build's by default.
+    The posenc plugin puts it where a page holds ``<!-- posenc: translation-status -->``.
+
+    Parameters
+    ----------
+    language : str
+        The code of the reader's language: the table's words are in it.
+    docs_dir : Path
+        The docs folder whose pages are listed.
+    languages : Languages
+        The site's languages: a column per language but the default.
+
+    Returns
+    -------
+    str
+        A Markdown table, a row per default-language page (path relative to ``docs_dir``),
+        without a final newline.
+
+    Raises
+    ------
+    LanguageError
+        ``language`` is not one of the site's.
+
+    Examples
+    --------
+    >>> from posenc_site.i18n.languages import from_file
+    >>> site = from_file(Path("mkdocs.yml"))
+    >>> status_table("en", Path("docs"), site).splitlines()[0]
+    '| Page | Turkish translation |'
     """
-    site = _languages(languages)
-    root = docs_dir or context.current.docs_dir
-    reader = site.get(language) if language else context.current.page_language
-    assert root is not None
+    site, root = languages, docs_dir
+    reader = site.get(language)
     labels = reader.strings["translation_status"]
     columns = [
         labels["translation"].format(language=site.name_of(lang, reader))

@@ -1,7 +1,8 @@
 """The classroom copy: the whole site, both languages, in a zip that works opened from disk.
 
 ``python -m posenc_site.publish.classroom`` builds the site with Material's ``offline`` plugin
-(``POSENC_OFFLINE=true``, see ``posenc_site.publish.offline``) and ``--strict``, and zips it with a
+(``POSENC_OFFLINE=true``, the posenc plugin's ``offline`` option: see ``posenc_site.config``
+and ``posenc_site.publish.offline``) and ``--strict``, and zips it with a
 top folder ``posenc/``: unzipped anywhere, ``posenc/index.html`` opens the English home page
 and ``posenc/tr/index.html`` the Turkish one, search included, with no server and no network.
 Two runs on the same sources write the same zip (files in name order, fixed dates).

@@ -12,9 +12,8 @@ import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from posenc_site import context
 from posenc_site.execute.blocks import Block, optional_package, page_blocks, runnable, split_page
-from posenc_site.i18n.languages import load_strings
+from posenc_site.i18n.languages import Language, load_strings
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _ADMONITION = re.compile(r'^(?P<indent> *)(?:!!!|\?\?\?\+?) *[a-z]+(?: +"(?P<title>[^"]*)")?\s*$')
@@ -114,7 +113,7 @@ def relink(output: str, page: Page, names: Sequence[str]) -> str:
     return output
 
 
-def write(page: Page, config: MkDocsConfig) -> list[str]:
+def write(page: Page, config: MkDocsConfig, language: Language) -> list[str]:
     """Write a lesson page's downloads into its folder of the built site; return their names.
 
     A lesson is a page with an exercise solution (a block with ``id="exercise-solution"``);
@@ -128,6 +127,14 @@ def write(page: Page, config: MkDocsConfig) -> list[str]:
         The page just rendered (MkDocs' ``on_post_page``).
     config
         The build's configuration: the snippets' base paths.
+    language
+        The language of the page: the words of the files' headers and notes.
+
+    Returns
+    -------
+    list of str
+        The names of the files written, in ``folder(page)``; empty for a page that is not a
+        lesson.
     """
     snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
     source = Path(str(page.file.abs_src_path))
@@ -142,9 +149,8 @@ def write(page: Page, config: MkDocsConfig) -> list[str]:
     if starter_block is not None:
         files["model.py"] = starter_block.source
     title = page.title or name
-    language = context.current.page_language.code
-    files[f"{name}.py"] = script(blocks, title, language)
-    book = notebook(source.read_text(encoding="utf-8"), snippet_paths, language)
+    files[f"{name}.py"] = script(blocks, title, language.code)
+    book = notebook(source.read_text(encoding="utf-8"), snippet_paths, language.code)
     files[f"{name}.ipynb"] = nbformat.writes(book) + "\n"
     for file_name, text in files.items():
         (target / file_name).write_text(text, encoding="utf-8")

@@ -1,6 +1,7 @@
 """The site opened from disk (``file://``): what Material's ``offline`` plugin leaves to us.
 
-The plugin (on when ``POSENC_OFFLINE=true``, see mkdocs.yml) makes links end in ``.html`` and
+The plugin (on when the posenc plugin's ``offline`` option is, or ``POSENC_OFFLINE=true``: see
+``posenc_site.config``) makes links end in ``.html`` and
 writes ``search/search_index.js``, the index as a script, because a page opened from disk may
 not fetch a file. Two things it does not fit here:
 
@@ -17,33 +18,43 @@ import shutil
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 
 from posenc_site.i18n.languages import Languages
 
-SHIM = Path(__file__).parent / "vendor" / "iframe-worker" / "shim.js"
+SHIM = Path(__file__).parents[1] / "vendor" / "iframe-worker" / "shim.js"
 SHIM_PATH = "assets/javascripts/iframe-worker.js"  # in the built site
 
 
-def enabled(config: MkDocsConfig) -> bool:
-    """Whether this build is the offline variant (Material's ``offline`` plugin, enabled)."""
+def switch(config: MkDocsConfig, offline: bool) -> None:
+    """Turn Material's ``offline`` plugin on or off, before its ``on_config`` runs.
+
+    Raises
+    ------
+    PluginError
+        ``offline`` is asked for and mkdocs.yml's plugins lack Material's ``offline``.
+    """
     plugin = config.plugins.get("material/offline") or config.plugins.get("offline")
-    return plugin is not None and bool(plugin.config.get("enabled"))
+    if plugin is None:
+        if offline:
+            raise PluginError(
+                "the posenc plugin's option 'offline' needs Material's offline plugin: "
+                "add '- offline' to mkdocs.yml's plugins"
+            )
+        return
+    plugin.config["enabled"] = offline
 
 
 def use_local_shim(config: MkDocsConfig) -> None:
     """Link the site's copy of the Web Worker shim instead of the CDN's (after the plugin)."""
-    if not enabled(config):
-        return
     polyfills = config.extra.get("polyfills", [])
     config.extra["polyfills"] = [
         SHIM_PATH if "iframe-worker" in str(script) else script for script in polyfills
     ]
 
 
-def write(site_dir: Path, languages: Languages, config: MkDocsConfig) -> None:
+def write(site_dir: Path, languages: Languages) -> None:
     """Copy the shim into the site; write each language's search index as a script."""
-    if not enabled(config):
-        return
     target = site_dir / SHIM_PATH
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SHIM, target)

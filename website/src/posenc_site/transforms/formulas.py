@@ -14,6 +14,11 @@ wrong without a word (``\operatorname{atan2}`` becomes an empty operator and ita
 placeholder for its MathML after. What ``latex2mathml`` still leaves broken (unknown commands,
 empty tokens, words set as operators, letter-by-letter names, ``mathvariant`` values MathML
 Core ignores) is an error.
+
+`FormulasExtension` (``posenc_site.transforms.formulas`` in mkdocs.yml's ``markdown_extensions``)
+does this on each page's finished HTML (see `posenc_site.transforms.page_html`): display formulas
+are numbered in page order, and the API page's formulas come from docstrings that mkdocstrings
+converts with Markdown instances of its own, so only the whole page has them all, in order.
 """
 
 import html
@@ -22,11 +27,16 @@ from dataclasses import dataclass
 from xml.etree import ElementTree
 
 from latex2mathml.converter import convert
+from markdown import Markdown
+from markdown.extensions import Extension
+
+from posenc_site.transforms.page_html import FORMULAS, PageTransform, TransformError, add_anchors
 
 _INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
 _DISPLAY = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
 _LABEL = re.compile(r"\\label\{(?P<name>[A-Za-z0-9:_-]+)\}")
 _UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")
+_EQUATION_ID = re.compile(r'<div class="pe-equation" id="([^"]+)"')
 
 # The commands whose MathML this module writes. LaTeX's named functions are among them, set like
 # \operatorname{name}: latex2mathml makes some <mi>, others <mo> (spaced as operators: a gap
@@ -293,3 +303,51 @@ def render_math(page_html: str) -> str:
     return _INLINE.sub(
         lambda m: _to_mathml(html.unescape(m.group("tex")), display="inline"), page_html
     )
+
+
+class _Formulas(PageTransform):
+    name = "posenc_formulas"
+    priority = FORMULAS
+
+    def transform(self, html: str) -> str:
+        try:
+            html = render_math(html)
+        except FormulaError as error:
+            raise TransformError(str(error)) from error
+        # MkDocs collected the page's anchors before; tell it about these, so that links to
+        # them are checked like any other.
+        add_anchors(self.md, _EQUATION_ID.findall(html))
+        return html
+
+
+class FormulasExtension(Extension):  # type: ignore[misc]
+    r"""Python-Markdown extension: the page's formulas as MathML, display formulas numbered.
+
+    Needs ``pymdownx.arithmatex`` with ``generic: true``, whose wrappers it replaces.
+
+    Raises
+    ------
+    TransformError
+        While a page converts, if one of its formulas cannot be rendered (see `render_math`);
+        MkDocs names the page before the message.
+
+    Examples
+    --------
+    >>> import markdown
+    >>> html = markdown.markdown(
+    ...     "$$\\sqrt{d}$$",
+    ...     extensions=["pymdownx.arithmatex", "posenc_site.transforms.formulas"],
+    ...     extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    ... )
+    >>> html.startswith('<div class="pe-equation" id="eq-1">')
+    True
+    """
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        """Register the postprocessor (see `posenc_site.transforms.page_html`)."""
+        _Formulas(md).register()
+
+
+def makeExtension(**kwargs: object) -> FormulasExtension:  # noqa: N802 (Python-Markdown's name)
+    """The extension, for ``posenc_site.transforms.formulas`` in a list of extensions."""
+    return FormulasExtension(**kwargs)

@@ -21,9 +21,19 @@ docstrings' Notes (how a function computes) and References (papers the lessons l
 Material's parser ends an exclusion at the first closing tag of the same name, so only
 elements that hold no element of their own name are marked: a code block's ``div`` holds a
 ``pre``, a quiz ``form`` holds no form.
+
+`SearchExclusionExtension` (``posenc_site.transforms.search_exclude`` in mkdocs.yml's
+``markdown_extensions``) marks each page's finished HTML, after its formulas became MathML
+(see `posenc_site.transforms.page_html`): code blocks and quizzes reach the page as stashed
+HTML, which only the whole page has.
 """
 
 import re
+
+from markdown import Markdown
+from markdown.extensions import Extension
+
+from posenc_site.transforms.page_html import SEARCH_EXCLUSION, PageTransform
 
 # The opening of each excluded element, up to the end of its tag name or class.
 _EXCLUDED = re.compile(
@@ -39,5 +49,52 @@ _ATTRIBUTE = ' data-search-exclude="data-search-exclude"'
 
 
 def mark(html: str) -> str:
-    """``html`` (a page's content) with its code blocks, formulas and quizzes excluded."""
+    """Mark a page's code blocks, formulas and quizzes to stay out of the search index.
+
+    Parameters
+    ----------
+    html : str
+        A page's HTML, formulas as MathML.
+
+    Returns
+    -------
+    str
+        ``html`` with ``data-search-exclude`` on each excluded element's opening tag.
+
+    Examples
+    --------
+    >>> mark('<p>See <math><mi>x</mi></math>.</p>')
+    '<p>See <math data-search-exclude="data-search-exclude"><mi>x</mi></math>.</p>'
+    """
     return _EXCLUDED.sub(lambda match: match.group(0) + _ATTRIBUTE, html)
+
+
+class _SearchExclusion(PageTransform):
+    name = "posenc_search_exclusion"
+    priority = SEARCH_EXCLUSION
+
+    def transform(self, html: str) -> str:
+        return mark(html)
+
+
+class SearchExclusionExtension(Extension):  # type: ignore[misc]
+    """Python-Markdown extension: the page's code, formulas and quizzes left out of search.
+
+    Examples
+    --------
+    >>> import markdown
+    >>> html = markdown.markdown(
+    ...     "    x = 1", extensions=["pymdownx.highlight", "posenc_site.transforms.search_exclude"]
+    ... )
+    >>> html.startswith('<div class="highlight" data-search-exclude="data-search-exclude"><pre>')
+    True
+    """
+
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        """Register the postprocessor (see `posenc_site.transforms.page_html`)."""
+        _SearchExclusion(md).register()
+
+
+def makeExtension(**kwargs: object) -> SearchExclusionExtension:  # noqa: N802 (Python-Markdown's name)
+    """The extension, for ``posenc_site.transforms.search_exclude`` in a list of extensions."""
+    return SearchExclusionExtension(**kwargs)

@@ -7,7 +7,7 @@ turned into MathML later with the rest of the page).
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 
 import jinja2
 from markupsafe import Markup, escape
@@ -103,25 +103,21 @@ def code_lines(html: Markup) -> Markup:
     return Markup("".join(wrapped))
 
 
-@lru_cache(maxsize=4)
-def environment(base: jinja2.Environment | None = None) -> jinja2.Environment:
-    """The Jinja environment of the quiz template: ``base`` with autoescape on.
+@cache
+def environment() -> jinja2.Environment:
+    """The Jinja environment of the quiz template.
 
-    Parameters
-    ----------
-    base
-        The theme's environment during a build (``posenc_site.context``); None, in tests that
-        render without a build, gives a plain Jinja environment.
+    Why not the theme's environment: the template uses Jinja's built-in filters and this
+    module's only; the 16 quiz fences of the lessons, in both languages, rendered to the same
+    bytes through an overlay of Material's theme environment as through this one.
 
     Returns
     -------
     jinja2.Environment
-        An overlay of ``base`` that loads this package's templates, escapes every value it
-        prints, and has the ``inline``, ``plain`` and ``code_lines`` filters.
+        An environment that loads this package's templates, escapes every value it prints
+        (autoescape on), and has the ``inline``, ``plain`` and ``code_lines`` filters.
     """
-    # MkDocs' theme environment leaves autoescape off; the overlay turns it on for the quiz
-    # only, and keeps our filters out of the theme's (an overlay shares the filters dict).
-    env = (base or jinja2.Environment()).overlay(
+    env = jinja2.Environment(
         # In the package, not a theme custom_dir: the fence and tests need it without a theme.
         loader=jinja2.PackageLoader("posenc_site.transforms.quiz"),
         autoescape=True,
@@ -129,16 +125,11 @@ def environment(base: jinja2.Environment | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters = {**env.filters, "inline": inline, "plain": plain, "code_lines": code_lines}
+    env.filters.update(inline=inline, plain=plain, code_lines=code_lines)
     return env
 
 
-def render_quiz(
-    questions: Sequence[Question],
-    first_id: int,
-    strings: Mapping[str, str],
-    base: jinja2.Environment | None = None,
-) -> str:
+def render_quiz(questions: Sequence[Question], first_id: int, strings: Mapping[str, str]) -> str:
     """The questions of one quiz fence as HTML, one form each.
 
     Parameters
@@ -149,13 +140,11 @@ def render_quiz(
         The first question's form is ``quiz-<first_id>``, the next ``quiz-<first_id + 1>``.
     strings
         The interface strings of the page's language (``posenc_site.transforms.quiz.strings``).
-    base
-        The Jinja environment to render through (see ``environment``).
 
     Returns
     -------
     str
         ``<div class="pe-quizzes">`` holding the forms.
     """
-    template = environment(base).get_template("quiz.html")
+    template = environment().get_template("quiz.html")
     return template.render(questions=questions, first_id=first_id, t=strings, letters=LETTERS)

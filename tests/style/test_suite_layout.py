@@ -1,0 +1,38 @@
+"""The suite's layout: each test module in the folder of its tier, and no test module importing
+another (what tests share is in tests/support). tests/conftest.py marks a test with its
+folder's tier, and stops the run if a test uses the site build or a browser outside the tiers
+that may."""
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+TIERS = {"lib", "site", "docs", "build", "browser", "style"}
+
+
+def layout_problems(tests: Path) -> list[str]:
+    """Test modules outside a tier's folder, and imports of a test module or a conftest.py."""
+    problems = []
+    for path in sorted(tests.rglob("*.py")):
+        where = path.relative_to(tests)
+        if "node_modules" in where.parts:
+            continue
+        if path.name.startswith("test_") and where.parts[0] not in TIERS:
+            problems.append(f"{where}: not in a tier's folder ({', '.join(sorted(TIERS))})")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top == "conftest" or top.startswith("test_"):
+                    problems.append(f"{where}:{node.lineno}: imports {name}")
+    return problems
+
+
+def test_every_test_is_in_its_tiers_folder_and_imports_no_other_test():
+    assert layout_problems(TESTS) == []
+    assert {path.parent.name for path in TESTS.glob("*/test_*.py")} == TIERS
