@@ -1,7 +1,7 @@
 """PyTorch modules for the sinusoidal encoding and rotary embeddings (needs the torch extra).
 
 `import posenc` never imports torch; this module does. Install it with
-`python -m pip install -e ".[torch]"`. The tables and frequencies are computed by the NumPy
+`python -m pip install "posenc[torch]"`. The tables and frequencies are computed by the NumPy
 functions of `posenc`, so both give the same numbers.
 
 The examples sit here rather than in the classes' docstrings, which the lessons show as they are.

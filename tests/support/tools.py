@@ -25,7 +25,11 @@ def missing(message: str) -> NoReturn:
 # compare with them take fixtures (tests/lib/conftest.py) rather than importing them at the top
 # of their module, which every xdist worker would do while collecting (some 6 s of processor
 # time each).
-EXTRAS = {"torch": "torch", "transformers": "oracle"}  # pyproject's extra that installs each
+# How to install each: torch is an extra of posenc, Transformers one of posenc-site (website/).
+INSTALL = {
+    "torch": "python -m pip install -e '.[torch]'",
+    "transformers": "python -m pip install -e './website[oracle]'",
+}
 
 
 def oracle(name: str) -> object:
@@ -33,7 +37,7 @@ def oracle(name: str) -> object:
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError:
-        missing(f"{name} is not installed: python -m pip install -e '.[{EXTRAS[name]}]'")
+        missing(f"{name} is not installed: {INSTALL[name]}")
 
 
 # The npm packages some browser tests use (Lighthouse, axe-core), pinned by the lock file there.

@@ -60,9 +60,10 @@ def _prose_for_notebook(chunk: str) -> str:
 
 
 def notebook(text: str, base_paths: Sequence[Path], language: str = "en") -> nbformat.NotebookNode:
-    """The page as a Jupyter notebook (nbformat 4): prose cells and its copyable code."""
+    """The page as a Jupyter notebook (nbformat 4): how to install, prose and copyable code."""
     text = _FRONT_MATTER.sub("", text)
-    cells = []
+    header = load_strings(language)["downloads"]["notebook_header"]
+    cells = [nbformat.v4.new_markdown_cell(header)]
     for part in split_page(text, base_paths):
         if isinstance(part, Block):
             if downloadable(part):
