@@ -17,7 +17,7 @@ settings.load_profile("posenc")
 
 # Lesson code files under docs/ are run by the page tests, not imported as modules.
 # posenc.torch imports torch (an optional extra), which collecting it would do in every xdist
-# worker: its docstring examples run in tests/lib/test_torch.py, on the worker that imports
+# worker: its docstring examples run in tests/oracle/test_torch.py, on the worker that imports
 # torch.
 collect_ignore_glob = ["docs/**/*.py", "src/posenc/torch.py"]
 

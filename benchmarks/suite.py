@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TIERS = {
     "lib": ["tests/lib"],
-    "fast": ["-m", "not browser and not build and not style"],
+    "fast": ["-m", "not browser and not build and not style and not oracle"],
     "all": [],
 }
 LESSON = re.compile(r"lessons/([\w-]+?)(?:\.tr)?(?:\.md|/)")

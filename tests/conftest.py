@@ -1,9 +1,9 @@
 """What every tier of the suite needs: its marks, the order of a run, the shared site build.
 
 A test's tier is the folder it is in (see pyproject's markers): ``lib``, ``site`` and ``docs``
-need no build, ``style`` runs the linters, ``build`` builds a site and ``browser`` drives
-Chromium. Each folder's conftest.py holds the fixtures of its tier; tests/support holds what
-tests share.
+need no build, ``oracle`` compares posenc with PyTorch and Transformers (and tests posenc.torch),
+``style`` runs the linters, ``build`` builds a site and ``browser`` drives Chromium. Each
+folder's conftest.py holds the fixtures of its tier; tests/support holds what tests share.
 """
 
 from collections.abc import Iterator
@@ -14,7 +14,8 @@ import pytest
 from support.builds import BackgroundRun, SiteBuild
 
 TESTS = Path(__file__).resolve().parent
-MARKED_TIERS = ("build", "browser", "style")  # folders whose tests carry their name as a mark
+# Folders whose tests carry their name as a mark.
+MARKED_TIERS = ("build", "browser", "oracle", "style")
 _READS_SITE = {"site", "classroom"}  # fixtures that wait for the shared site build
 _ORACLE_FIXTURES = {"torch", "transformers"}
 

@@ -1,5 +1,7 @@
 """Figures of the sinusoidal encoding, drawn with matplotlib (imported only when called).
 
+They need matplotlib, the `plot` extra: `python -m pip install "posenc[plot]"`.
+
 Every function returns a `matplotlib.figure.Figure` built without pyplot and keeps nothing:
 no global state is touched (the rcParams of `style` hold for the call only, through
 `matplotlib.rc_context`), and the figure is the caller's to show, save

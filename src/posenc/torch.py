@@ -160,7 +160,7 @@ class RotaryEmbedding(nn.Module):
     `LlamaRotaryEmbedding` for `head_dim` 64, 80, 96, 128 and 256, `rope_theta` 10000,
     500000 and 1000000, default, and `linear`, `llama3` and `yarn` at factors 2 to 40
     (largest: 2.5e-6 for `llama3` at factor 40 with `head_dim` 96, and 4.7e-4);
-    `tests/lib/test_transformers_oracle.py` holds it to these bounds.
+    `tests/oracle/test_transformers_oracle.py` holds it to these bounds.
 
     With `rope_type="dynamic"` the frequencies follow the length of each call
     (`position_ids.max() + 1`). Transformers keeps those of the longest length seen so far,

@@ -107,8 +107,8 @@ def test_the_sdist_holds_the_library_and_nothing_of_the_site(dists):
         names = {name.partition("/")[2] for name in archive.getnames()}
     top = {name.split("/")[0] for name in names if name}
     assert top == {
-        "CHANGELOG.md", "LICENSE", "MANIFEST.in", "PKG-INFO", "README.md", "pyproject.toml",
-        "setup.cfg", "src",
+        "CHANGELOG.md", "LICENSE", "MANIFEST.in", "PKG-INFO", "PYPI.md", "README.md",
+        "pyproject.toml", "setup.cfg", "src",
     }  # fmt: skip
     sources = {name.removeprefix("src/") for name in names if name.startswith("src/posenc/")}
     assert sources == library_files()
@@ -144,13 +144,24 @@ def test_the_metadata_takes_the_version_from_posenc_and_the_site_address_from_mk
     site_url = re.search(r"^site_url: !ENV \[POSENC_SITE_URL, \"(.*)\"\]", MKDOCS, re.MULTILINE)
     assert urls["Documentation"] == site_url.group(1)
     assert urls["Issues"] == urls["Source"] + "/issues"
-    readme = found.get_payload()  # PyPI's project page
-    assert readme.startswith("# posenc\n")
-    # A link to a file of the repository would break there: links must be absolute.
-    assert re.findall(r"\]\((?!https://)[^)]*\)", readme) == []
+    # PyPI's project page: PYPI.md, not the repository's README (contributors, CI, publishing).
+    assert found["Description-Content-Type"] == "text/markdown"
+    description = found.get_payload()
+    assert description == PYPI_MD.read_text(encoding="utf-8")
+    assert description.startswith("# posenc\n")
+    # A link to a file of the repository would break there: every link is absolute, and to the
+    # site or the repository that [project.urls] name.
+    links = re.findall(r"\]\(([^)]*)\)|<([a-z]+:[^>]*)>", description)
+    targets = [inline or auto for inline, auto in links]
+    assert targets
+    outside = [
+        link for link in targets if not link.startswith((urls["Documentation"], urls["Source"]))
+    ]
+    assert outside == []
 
 
 MKDOCS = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+PYPI_MD = ROOT / "PYPI.md"  # pyproject's readme
 
 
 def test_the_installed_wheel_is_posenc_alone(venv, tmp_path):
@@ -171,9 +182,9 @@ def test_the_installed_wheel_is_posenc_alone(venv, tmp_path):
     assert importable.stdout == "['numpy', 'posenc']\n", importable.stderr
 
 
-def test_the_readme_example_runs_against_the_installed_wheel(venv, tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (session,) = re.findall(r"```pycon\n(.*?)```", readme, re.DOTALL)
+def test_the_pypi_page_example_runs_against_the_installed_wheel(venv, tmp_path):
+    description = PYPI_MD.read_text(encoding="utf-8")
+    (session,) = re.findall(r"```pycon\n(.*?)```", description, re.DOTALL)
     (tmp_path / "example.txt").write_text(session, encoding="utf-8")
     result = isolated(venv, "-m", "doctest", "-v", "example.txt", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -1,5 +1,7 @@
 """The layout of the figures (posenc._layout): rows of axes, measured once, a phone's width."""
 
+import functools
+
 import numpy as np
 import pytest
 from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -66,6 +68,13 @@ def _laid_out(figure, engine=None):
     return figure
 
 
+@functools.cache
+def _shared(name):
+    """``FIGURES[name]()`` laid out by its own engine, made once per worker for the tests that
+    only read it (the others make their own)."""
+    return _laid_out(FIGURES[name]())
+
+
 def _places(figure, engine=None):
     """The axes' places in points, (x0, y0, width, height), after ``engine`` (or its own)."""
     _laid_out(figure, engine)
@@ -77,8 +86,8 @@ def _places(figure, engine=None):
 
 @pytest.mark.parametrize("name", ["encoding_heatmap", "matrix_heatmap"])
 def test_axes_and_colour_bars_are_where_constrained_layout_puts_them(name):
-    ours = _places(FIGURES[name]())
-    assert isinstance(FIGURES[name]().get_layout_engine(), RowLayout)
+    ours = _places(_shared(name))
+    assert isinstance(_shared(name).get_layout_engine(), RowLayout)
     constrained = _places(FIGURES[name](), ConstrainedLayoutEngine())
     # Heights, bottoms and left edges as constrained layout's, to the point.
     np.testing.assert_allclose(ours[:, [0, 1, 3]], constrained[:, [0, 1, 3]], atol=1.5)
@@ -92,7 +101,7 @@ def test_axes_and_colour_bars_are_where_constrained_layout_puts_them(name):
 
 
 def test_stacked_curves_and_square_matrix_with_its_colour_bar_beside_it():
-    curves, matrix, bar = _places(FIGURES["offset_similarity"]())
+    curves, matrix, bar = _places(_shared("offset_similarity"))
     assert matrix[2] == pytest.approx(matrix[3], abs=0.01)  # square, as its data
     assert bar[0] - (matrix[0] + matrix[2]) == pytest.approx(0.05 * matrix[2], abs=0.01)
     assert bar[2] == pytest.approx(bar[3] / 20, abs=0.01)
@@ -102,7 +111,7 @@ def test_stacked_curves_and_square_matrix_with_its_colour_bar_beside_it():
 
 
 def test_panels_stand_two_a_row_the_last_one_centred_the_figure_as_tall_as_they_are():
-    figure = _laid_out(FIGURES["three_panels"]())
+    figure = _shared("three_panels")
     width, height = figure.get_size_inches() * 72
     *panels, bar = _places(figure)
     first, second, third = panels
@@ -128,7 +137,7 @@ def test_panels_stand_two_a_row_the_last_one_centred_the_figure_as_tall_as_they_
 
 @pytest.mark.parametrize("name", ["dimension_curves", "line_plot"])
 def test_a_legend_stands_under_its_axes_label_inside_the_figure(name):
-    figure = _laid_out(FIGURES[name]())
+    figure = _shared(name)
     renderer = figure._get_renderer()
     [axes] = figure.axes
     legend = axes.get_legend().get_window_extent(renderer)
@@ -168,7 +177,7 @@ def _texts(figure):
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_everything_drawn_lies_inside_the_figure_and_nothing_overlaps(name):
-    figure = _laid_out(FIGURES[name]())
+    figure = _shared(name)
     renderer = figure._get_renderer()
     edges = figure.bbox
     boxes = [axes.get_tightbbox(renderer, for_layout_only=True) for axes in figure.axes]
@@ -192,9 +201,9 @@ def test_everything_drawn_lies_inside_the_figure_and_nothing_overlaps(name):
 def test_a_phone_shows_every_text_at_11_px_or_more(name):
     # 4 in is 288 pt; a phone 360 CSS px wide shows the figure 328 px wide (the page's
     # margins), so 1 pt of the figure is 328 / 288 px; 11 px takes 9.66 pt.
-    figure = FIGURES[name]()
+    figure = _shared(name)
     assert figure.get_size_inches()[0] == 4.0
-    sizes = [text.get_fontsize() for text in _texts(_laid_out(figure))]
+    sizes = [text.get_fontsize() for text in _texts(figure)]
     tick_sizes = [
         label.get_fontsize()
         for axes in figure.axes
@@ -205,7 +214,7 @@ def test_a_phone_shows_every_text_at_11_px_or_more(name):
 
 
 def test_titles_of_an_axes_alone_in_its_row_are_centred_on_the_figure():
-    figure = _laid_out(FIGURES["encoding_heatmap"]())
+    figure = _shared("encoding_heatmap")
     renderer = figure._get_renderer()
     title = figure.axes[0].title.get_window_extent(renderer)
     assert (title.x0 + title.x1) / 2 == pytest.approx(figure.bbox.width / 2, abs=0.5)

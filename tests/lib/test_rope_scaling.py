@@ -1,6 +1,6 @@
 """The RoPE scaling methods against their reference code (transcribed) and their properties.
 
-The comparison with Hugging Face Transformers itself is in test_transformers_oracle.py.
+The comparison with Hugging Face Transformers itself is in tests/oracle/test_transformers_oracle.py.
 """
 
 import math

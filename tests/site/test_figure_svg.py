@@ -2,6 +2,7 @@
 keeps, and the page's markup around it."""
 
 import base64
+import functools
 import io
 import re
 import xml.etree.ElementTree as ElementTree
@@ -79,6 +80,16 @@ def _drawn(figure):
         return figure_svg._draw(figure)
 
 
+LABEL_SETS = {"short": SHORT, "long": LONG, "short_lines": SHORT_LINES, "long_lines": LONG_LINES}
+
+
+@functools.cache
+def _raw(name, labels):
+    """The SVG matplotlib draws of ``FIGURES[name]`` with ``LABEL_SETS[labels]``, drawn once per
+    worker: several tests read it, and a string cannot be changed by one of them."""
+    return _drawn(FIGURES[name](LABEL_SETS[labels]))
+
+
 # A line of a text of several lines: matplotlib writes it at its left end.
 _LINE = re.compile(
     r'font-size: ([\d.]+)px[^"]*" transform="translate\(([-\d.e]+) ([-\d.e]+)\)">([^<]*)<'
@@ -108,10 +119,10 @@ def test_titles_and_axis_labels_move_nothing_else(name, lines):
     # many lines: this holds only because the layout counts a label by its height and the SVG
     # anchors each line at its centre. If this fails after a matplotlib upgrade, the labels
     # written in would be misplaced.
-    short_labels, long_labels = (SHORT, LONG) if lines == 1 else (SHORT_LINES, LONG_LINES)
-    short = _centred(_drawn(FIGURES[name](short_labels)))
-    long = _centred(_drawn(FIGURES[name](long_labels)))
-    for line in long_labels["xlabel"].split("\n"):
+    short_labels, long_labels = ("short", "long") if lines == 1 else ("short_lines", "long_lines")
+    short = _centred(_raw(name, short_labels))
+    long = _centred(_raw(name, long_labels))
+    for line in LABEL_SETS[long_labels]["xlabel"].split("\n"):
         assert f">{line}</text>" in long
     # A colour bar of many colours is drawn as an image at the figure's resolution: moved by
     # float rounding, its pixels may differ by a level of 255. posenc_site.figures.svg always
@@ -190,7 +201,7 @@ def _drawn_points(svg):
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_cleaning_keeps_every_point_of_every_path(name):
-    raw = _drawn(FIGURES[name](SHORT))
+    raw = _raw(name, "short")
     clean = svg_clean.clean(raw, ink=INK, id_prefix="p-")
     assert "<use" in raw
     assert "<use" not in clean  # every tick is part of one path per kind of tick
@@ -207,7 +218,7 @@ def test_cleaning_keeps_every_point_of_every_path(name):
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_cleaning_keeps_a_valid_svg_with_only_what_is_drawn(name):
-    raw = _drawn(FIGURES[name](SHORT))
+    raw = _raw(name, "short")
     clean = svg_clean.clean(raw, ink=INK, id_prefix="p-")
     root = ElementTree.fromstring(clean)  # well-formed, one element
     assert root.tag == "{http://www.w3.org/2000/svg}svg"

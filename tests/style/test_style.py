@@ -1,4 +1,5 @@
-"""The code base stays ruff-clean (lint and format) and type-clean (mypy, strict, on src/)."""
+"""The code base stays ruff-clean (lint and format) and type-clean (mypy, strict, on src/ and
+website/src/)."""
 
 import subprocess
 import sys
@@ -24,7 +25,7 @@ def test_ruff_format():
 
 
 def test_mypy_strict_on_src():
-    # Settings in pyproject.toml ([tool.mypy]): strict, files = ["src"].
+    # Settings in pyproject.toml ([tool.mypy]): strict, files = ["src", "website/src"].
     result = subprocess.run(
         [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, check=False
     )

@@ -22,7 +22,7 @@ def missing(message: str) -> NoReturn:
 
 
 # torch and transformers are optional extras, and CI installs them (.ci/run): the tests that
-# compare with them take fixtures (tests/lib/conftest.py) rather than importing them at the top
+# compare with them take fixtures (tests/oracle/conftest.py) rather than importing them at the top
 # of their module, which every xdist worker would do while collecting (some 6 s of processor
 # time each).
 # How to install each: torch is an extra of posenc, Transformers one of posenc-site (website/).

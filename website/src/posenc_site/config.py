@@ -41,7 +41,7 @@ class PosencConfig(Config):  # type: ignore[no-untyped-call]
     cache_dir = c.Dir(exists=False, default=".cache/exec")
     """The folder of the stored outputs; relative paths are relative to mkdocs.yml."""
     run_ahead = c.Type(bool, default=True)
-    """Run the blocks the cache lacks in a second process from the start of the build."""
+    """Run the blocks the cache lacks in worker processes from the start of the build."""
     offline = c.Type(bool, default=False)
     """Build the copy read from disk: turns Material's ``offline`` plugin on."""
 

@@ -5,7 +5,7 @@ Every RoPE scaling type is compared through Transformers' own RoPE utilities
 of Llama, GPT-NeoX and GPT-J and T5's relative bias through their model code. No weights,
 nothing downloaded (HF_HUB_OFFLINE is set before the import). CI pins the version
 (`.ci/run`); where transformers is missing these tests skip, and in CI they fail. torch and
-transformers come from the fixtures of tests/lib/conftest.py: only the worker that runs these
+transformers come from the fixtures of tests/oracle/conftest.py: only the worker that runs these
 tests imports them.
 
 Tolerances: Transformers computes the frequencies in float32, so they agree with posenc's

@@ -1,21 +1,16 @@
-"""Every page on a phone (360 and 412 px wide) and a desktop: nothing wider than the screen,
-every quiz control in sight once its question is, formulas and tables that say they scroll,
-equation numbers in sight, names in tables whole.
+"""Whether a page fits the screen of a phone (360 and 412 px wide) and of a desktop.
 
-One load per page serves every size and both palettes: the viewport and the colour scheme
-change in place, and the layout is read again.
+Nothing wider than the screen, every quiz control in sight once its question is, formulas and
+tables that say they scroll, equation numbers in sight, names in tables whole. Read in both
+colour schemes at each size, on a page that is already loaded and wholly laid out (the theme
+defers the layout of what is off-screen with content-visibility, which would report the boxes
+of far-away controls as empty): the viewport and the colour scheme change in place.
+tests/browser/test_browser_axe.py reads every page this way in the load that axe reads.
 """
 
-import pytest
 from playwright.sync_api import Page
 
-from support.pages import ALL_PAGES
-
 SIZES = [(360, 780), (412, 915), (1440, 900)]
-
-# Lay out everything now: the theme defers the layout of what is off-screen
-# (content-visibility), which would report the boxes of far-away controls as empty.
-_LAY_OUT_ALL = "*{content-visibility: visible !important}"
 
 # The controls of the quizzes that a reader must reach, and where each one is cut off: by the
 # screen, or by a box that scrolls sideways (a reader sees no cue that it does).
@@ -63,12 +58,13 @@ _UNSEEN_OVERFLOW = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", ALL_PAGES)
-def test_every_page_fits_the_screen(tab: Page, site_url: str, path):
-    tab.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
-    tab.goto(site_url + path)
-    tab.add_style_tag(content=_LAY_OUT_ALL)
-    problems = []
+def problems(tab: Page) -> list[str]:
+    """What does not fit, at each size of ``SIZES`` in both colour schemes, as ``where: what``.
+
+    ``tab`` holds a loaded page whose style renders everything at once; it is left at the last
+    size, with the colour scheme of the browser.
+    """
+    found = []
     for width, height in SIZES:
         tab.set_viewport_size({"width": width, "height": height})
         for scheme in ("light", "dark"):
@@ -76,8 +72,8 @@ def test_every_page_fits_the_screen(tab: Page, site_url: str, path):
             where = f"{width} px, {scheme}"
             scroll_width = tab.evaluate("document.documentElement.scrollWidth")
             if scroll_width > width:
-                problems.append(f"{where}: the page is {scroll_width} px wide")
-            problems += [f"{where}: out of sight: {c}" for c in tab.evaluate(_HIDDEN_CONTROLS)]
-            problems += [f"{where}: {problem}" for problem in tab.evaluate(_UNSEEN_OVERFLOW)]
+                found.append(f"{where}: the page is {scroll_width} px wide")
+            found += [f"{where}: out of sight: {c}" for c in tab.evaluate(_HIDDEN_CONTROLS)]
+            found += [f"{where}: {problem}" for problem in tab.evaluate(_UNSEEN_OVERFLOW)]
     tab.emulate_media(color_scheme=None)
-    assert problems == []
+    return found

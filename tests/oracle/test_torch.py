@@ -1,6 +1,6 @@
 """posenc.torch against the NumPy functions, and PyTorch conventions.
 
-torch comes from the ``torch`` fixture (tests/lib/conftest.py), imported only by the worker that
+torch comes from the ``torch`` fixture (tests/oracle/conftest.py), imported only by the worker that
 runs these tests; so is ``posenc.torch``, imported in the tests.
 """
 
