@@ -14,7 +14,8 @@ it. Where that code differs from the papers, the docstrings say so.
 """
 
 import math
-from collections.abc import Mapping
+import warnings
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from posenc._validation import (
 )
 from posenc.rotary import DEFAULT_BASE, rotary_frequencies
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 
 # Keys of a rope_parameters dictionary, per rope_type, as transformers validates them
 # (RotaryEmbeddingConfigMixin._validate_*_rope_parameters); every type also takes these.
@@ -49,9 +50,21 @@ _KEYS = {
             "truncate",
         }
     ),
+    "longrope": frozenset(
+        {
+            "short_factor",
+            "long_factor",
+            "original_max_position_embeddings",
+            "factor",
+            "attention_factor",
+        }
+    ),
     "llama3": frozenset(
         {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}
     ),
+    # Transformers' validator lists no `factor`, but `_compute_proportional_rope_parameters`
+    # divides by it.
+    "proportional": frozenset({"factor"}),
 }
 
 
@@ -546,12 +559,206 @@ def llama3_frequencies(
     return scaled
 
 
+def longrope_frequencies(
+    head_dim: int,
+    *,
+    short_factor: Sequence[float],
+    long_factor: Sequence[float],
+    original_max_position_embeddings: int,
+    seq_len: int | None = None,
+    base: float = 10000.0,
+    rotary_dim: int | None = None,
+) -> np.ndarray:
+    r"""LongRoPE (`rope_type="longrope"`, Phi-3): each frequency divided by its own factor.
+
+    $\theta'_i = \theta_i / \lambda_i$, with one rescale factor $\lambda_i$ per pair, found
+    by search rather than by a formula. There are two lists: `short_factor` for inputs up to
+    the trained length $L$ = `original_max_position_embeddings`, `long_factor` beyond it.
+    The sequence length decides, as in Transformers: `seq_len > L` takes `long_factor`,
+    anything else (and no `seq_len`) `short_factor`. Transformers switches the whole set
+    when the input grows past $L$ (`dynamic_rope_update`); keys already in a cache keep the
+    rotation they were given.
+
+    Parameters
+    ----------
+    head_dim : int
+        Size of each query and key vector.
+    short_factor, long_factor : sequence of float
+        One factor per rotated pair (`rotary_dim // 2` of them), each finite and `> 0`.
+    original_max_position_embeddings : int
+        The trained length $L$, `>= 1`, where the lists switch.
+    seq_len : int, optional
+        Current sequence length (largest position + 1), `>= 1`.
+    base : float, default 10000.0
+        `rope_theta`.
+    rotary_dim : int, optional
+        Rotated dimensions with partial rotary.
+
+    Returns
+    -------
+    ndarray
+        Shape `(rotary_dim // 2,)`, float64.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `rotary_frequencies`; if a list has the wrong length or a factor that is not a
+        finite number `> 0`, or a length is not an integer `>= 1`.
+
+    References
+    ----------
+    - Y. Ding et al., "LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens", 2024,
+      arXiv:2402.13753, section 3 (the per-dimension rescale factors $\lambda_i$ and their
+      search).
+    - Hugging Face Transformers 5.24, `src/transformers/modeling_rope_utils.py`,
+      `_compute_longrope_parameters` and `dynamic_rope_update` (`longrope_frequency_update`).
+
+    Examples
+    --------
+    >>> from posenc.rope_scaling import longrope_frequencies
+    >>> lists = {"short_factor": [1.0, 1.0], "long_factor": [1.0, 4.0]}
+    >>> print(longrope_frequencies(4, **lists, original_max_position_embeddings=4096))
+    [1.   0.01]
+    >>> print(longrope_frequencies(4, **lists, original_max_position_embeddings=4096,
+    ...                            seq_len=4097))
+    [1.     0.0025]
+    """
+    length = check_integer(
+        "original_max_position_embeddings", original_max_position_embeddings, minimum=1
+    )
+    theta = rotary_frequencies(head_dim, base=base, rotary_dim=rotary_dim)
+    if seq_len is not None and check_integer("seq_len", seq_len, minimum=1) > length:
+        name, factors = "long_factor", long_factor
+    else:
+        name, factors = "short_factor", short_factor
+    for key, values in (("short_factor", short_factor), ("long_factor", long_factor)):
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise TypeError(f"{key} must be a list of numbers, got {type(values).__name__}")
+        if len(values) != theta.size:
+            raise ValueError(
+                f"{key} must have one factor per rotated pair, {theta.size}, got {len(values)}"
+            )
+    scale = np.array([check_positive_real(f"{name}[{i}]", f) for i, f in enumerate(factors)])
+    scaled: np.ndarray = theta / scale
+    return scaled
+
+
+def longrope_attention_factor(factor: float, original_max_position_embeddings: int) -> float:
+    r"""LongRoPE's default attention factor, $\sqrt{1 + \ln s / \ln L}$ (1 for $s \le 1$).
+
+    Transformers applies it to cos and sin, so the scores get its square. Phi-3's
+    configurations give no `factor`: Transformers then takes
+    `max_position_embeddings / original_max_position_embeddings` for $s$.
+
+    Parameters
+    ----------
+    factor : float
+        The extension factor $s$, finite and `> 0`.
+    original_max_position_embeddings : int
+        The trained length $L$, `>= 2` (its logarithm divides).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        If `factor` is not a finite number `> 0` or the length not an integer `>= 2`.
+
+    References
+    ----------
+    - Y. Ding et al., "LongRoPE", 2024, arXiv:2402.13753, section 3 (attention scaling,
+      following YaRN).
+    - Hugging Face Transformers 5.24, `src/transformers/modeling_rope_utils.py`,
+      `_compute_longrope_parameters`.
+
+    Examples
+    --------
+    >>> from posenc.rope_scaling import longrope_attention_factor
+    >>> round(longrope_attention_factor(131072 / 4096, 4096), 4)  # Phi-3-mini-128k
+    1.1902
+    """
+    factor = check_positive_real("factor", factor)
+    length = check_integer(
+        "original_max_position_embeddings", original_max_position_embeddings, minimum=2
+    )
+    if factor <= 1.0:
+        return 1.0
+    return math.sqrt(1.0 + math.log(factor) / math.log(length))
+
+
+def proportional_frequencies(
+    head_dim: int,
+    *,
+    partial_rotary_factor: float = 1.0,
+    factor: float = 1.0,
+    base: float = 10000.0,
+) -> np.ndarray:
+    r"""Proportional RoPE (`rope_type="proportional"`, Gemma 4): a zero tail, `head_dim` kept.
+
+    The first `int(partial_rotary_factor * head_dim // 2)` pairs get
+    $\theta_i = b^{-2i/d}$ with $d$ = `head_dim` itself, not the rotated size: they are the
+    fastest pairs of full RoPE, unchanged. The remaining pairs get frequency 0, so they do
+    not rotate. Partial rotary (`rotary_frequencies(..., rotary_dim=...)`) instead spreads
+    the exponents over the rotated size, and returns fewer frequencies. Every frequency is
+    then divided by `factor`.
+
+    Parameters
+    ----------
+    head_dim : int
+        Size of each query and key vector, even.
+    partial_rotary_factor : float, default 1.0
+        Fraction of the pairs that rotate, in `(0, 1]`.
+    factor : float, default 1.0
+        Divisor of every frequency, finite and `> 0`.
+    base : float, default 10000.0
+        `rope_theta`.
+
+    Returns
+    -------
+    ndarray
+        Shape `(head_dim // 2,)`, float64; the last pairs are 0.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As `rotary_frequencies`; if `partial_rotary_factor` is not in `(0, 1]` or `factor`
+        not a finite number `> 0`.
+
+    References
+    ----------
+    - Hugging Face Transformers 5.24, `src/transformers/modeling_rope_utils.py`,
+      `_compute_proportional_rope_parameters`; Gemma 4's full-attention layers use it
+      (`src/transformers/models/gemma4/configuration_gemma4.py`, `partial_rotary_factor`
+      0.25).
+
+    Examples
+    --------
+    >>> from posenc.rope_scaling import proportional_frequencies
+    >>> print(proportional_frequencies(8, partial_rotary_factor=0.5))
+    [1.  0.1 0.  0. ]
+    """
+    head_dim = check_head_dim(head_dim)
+    fraction = check_positive_real("partial_rotary_factor", partial_rotary_factor)
+    if fraction > 1.0:
+        raise ValueError(f"partial_rotary_factor must be in (0, 1], got {fraction!r}")
+    factor = check_positive_real("factor", factor)
+    rotated = int(fraction * head_dim // 2)
+    inv_freq = np.zeros(head_dim // 2)
+    inv_freq[:rotated] = rotary_frequencies(head_dim, base=base)[:rotated]
+    scaled: np.ndarray = inv_freq / factor
+    return scaled
+
+
 def frequencies_from_config(
     head_dim: int,
     rope_parameters: Mapping[str, object] | None = None,
     *,
     max_position_embeddings: int | None = None,
     seq_len: int | None = None,
+    rope_theta: float | None = None,
+    layer_type: str | None = None,
 ) -> tuple[np.ndarray, float]:
     r"""The frequencies and attention factor of a model configuration's RoPE settings.
 
@@ -561,10 +768,19 @@ def frequencies_from_config(
     `{"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
     "low_freq_factor": 1.0, "high_freq_factor": 4.0,
     "original_max_position_embeddings": 8192}`, and dispatches on `rope_type`:
-    `"default"` (`rotary_frequencies`), `"linear"`, `"dynamic"`, `"yarn"` and `"llama3"`.
-    `rope_theta` defaults to 10000.0 (in an old configuration it sits outside
-    `rope_scaling`: merge it in), and `partial_rotary_factor` sets the rotated size
-    `int(head_dim * partial_rotary_factor)`.
+    `"default"` (`rotary_frequencies`), `"linear"`, `"dynamic"`, `"yarn"`, `"longrope"`,
+    `"llama3"` and `"proportional"`: every type of Transformers 5.24's `ROPE_INIT_FUNCTIONS`
+    plus the default. `partial_rotary_factor` sets the rotated size
+    `int(head_dim * partial_rotary_factor)` (for `"proportional"`, the number of non-zero
+    frequencies).
+
+    Transformers 5 writes `rope_theta` into every `rope_parameters`; Transformers 4 kept it
+    outside `rope_scaling`. A dictionary without it and no `rope_theta` argument gets
+    10000.0 with a `UserWarning`, since the model's real base (500000 in Llama 3, 1000000 in
+    Qwen2) may sit elsewhere in its configuration.
+
+    Gemma 3 and others hold one dictionary per kind of layer,
+    `{"full_attention": {...}, "sliding_attention": {...}}`; `layer_type` picks one.
 
     Parameters
     ----------
@@ -579,16 +795,26 @@ def frequencies_from_config(
         `original_max_position_embeddings`, and by `"yarn"` when its `factor` is None
         (`max_position_embeddings / original_max_position_embeddings`), as Transformers does.
         A `factor` key that is missing altogether raises `KeyError`, as in Transformers.
+        `"longrope"` without `factor` takes the same ratio for its attention factor.
     seq_len : int, optional
-        Current sequence length, for `"dynamic"` (default: `max_position_embeddings`,
-        which leaves the frequencies unchanged).
+        Current sequence length. For `"dynamic"` (default: `max_position_embeddings`,
+        which leaves the frequencies unchanged), and for `"longrope"`, which takes
+        `long_factor` when `seq_len > original_max_position_embeddings` and `short_factor`
+        otherwise (default: short, as Transformers builds the model).
+    rope_theta : float, optional
+        The base when the dictionary has no `rope_theta` (a Transformers 4 configuration's
+        top-level `rope_theta`); the dictionary's own value wins, as in Transformers.
+    layer_type : str, optional
+        Which dictionary of a per-layer-type form to read (a key of `rope_parameters`, such
+        as `"sliding_attention"`). Required for that form, refused for a flat dictionary.
 
     Returns
     -------
     inv_freq : ndarray
         Shape `(rotary_dim // 2,)`, float64: pass it to `apply_rotary(..., inv_freq=...)`.
     attention_factor : float
-        1.0 except for `"yarn"`: pass it as `apply_rotary(..., attention_factor=...)`.
+        1.0 except for `"yarn"` and `"longrope"`: pass it as
+        `apply_rotary(..., attention_factor=...)`.
 
     Raises
     ------
@@ -596,27 +822,46 @@ def frequencies_from_config(
         If a key the `rope_type` needs is missing. For `"yarn"` that includes `factor`, even
         though its value may be None (then `max_position_embeddings` must be given).
     TypeError, ValueError
-        For an unknown `rope_type` (the message lists the known ones), an unknown key, or a
-        value out of range (see the function of each type).
+        For an unknown `rope_type` (the message lists the known ones), an unknown key, a
+        value out of range (see the function of each type), a per-layer-type form without
+        `layer_type` or with one it does not hold (the message lists those it holds), or a
+        `layer_type` for a flat dictionary.
+
+    Warns
+    -----
+    UserWarning
+        If neither the dictionary nor the `rope_theta` argument gives the base.
 
     References
     ----------
-    - Hugging Face Transformers, `src/transformers/modeling_rope_utils.py`
-      (`ROPE_INIT_FUNCTIONS`, `RopeParameters`, `RotaryEmbeddingConfigMixin`).
+    - Hugging Face Transformers 5.24, `src/transformers/modeling_rope_utils.py`
+      (`ROPE_INIT_FUNCTIONS`, `RopeParameters`, `RotaryEmbeddingConfigMixin`: its
+      `default_theta` and `standardize_rope_params`).
 
     Examples
     --------
     >>> from posenc.rope_scaling import frequencies_from_config
     >>> inv_freq, attention_factor = frequencies_from_config(
-    ...     64, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    ...     64,
+    ...     {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096,
+    ...      "rope_theta": 10000.0},
     ... )
     >>> inv_freq.shape, round(attention_factor, 4)
     ((32,), 1.1386)
-    >>> inv_freq, _ = frequencies_from_config(96, {"partial_rotary_factor": 0.25})
+    >>> inv_freq, _ = frequencies_from_config(
+    ...     96, {"partial_rotary_factor": 0.25}, rope_theta=10000.0
+    ... )
     >>> inv_freq.shape  # GPT-NeoX-20B: 24 of 96 dimensions rotate
     (12,)
+    >>> gemma3 = {
+    ...     "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+    ...     "sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+    ... }
+    >>> inv_freq, _ = frequencies_from_config(256, gemma3, layer_type="sliding_attention")
+    >>> print(inv_freq[:2])
+    [1.         0.93057204]
     """
-    params = dict(rope_parameters or {})
+    params = _layer_parameters(rope_parameters, layer_type)
     rope_type = params.get("rope_type", params.get("type", "default"))
     if "type" in params and "rope_type" in params and params["type"] != params["rope_type"]:
         raise ValueError(
@@ -633,7 +878,30 @@ def frequencies_from_config(
             f"allowed: {allowed}"
         )
     head_dim = check_head_dim(head_dim, even=False)
-    base = check_positive_real("rope_theta", params.get("rope_theta", DEFAULT_BASE))
+    if params.get("rope_theta") is None and rope_theta is None:
+        warnings.warn(
+            f"rope_parameters has no 'rope_theta' and no rope_theta argument was given: using "
+            f"{DEFAULT_BASE:,.0f}. A Transformers 4 configuration keeps rope_theta outside "
+            f"rope_scaling: pass it (rope_theta=...) or put it in the dictionary",
+            UserWarning,
+            stacklevel=2,
+        )
+    theta = params.get("rope_theta")
+    base = check_positive_real(
+        "rope_theta",
+        theta if theta is not None else rope_theta if rope_theta is not None else DEFAULT_BASE,
+    )
+    if rope_type == "proportional":
+        # Both default to 1.0 in Transformers; a missing partial_rotary_factor leaves
+        # every frequency non-zero.
+        fraction, factor = (
+            1.0 if params.get(key) is None else check_positive_real(key, params[key])
+            for key in ("partial_rotary_factor", "factor")
+        )
+        inv_freq = proportional_frequencies(
+            head_dim, partial_rotary_factor=fraction, factor=factor, base=base
+        )
+        return inv_freq, 1.0
     rotary_dim = _rotary_dim_from_factor(head_dim, params.get("partial_rotary_factor"))
 
     def given(key: str, fallback: object = None) -> object:
@@ -668,6 +936,35 @@ def frequencies_from_config(
             rotary_dim=rotary_dim,
         )
         return inv_freq, 1.0
+    if rope_type == "longrope":
+        if params.get("original_max_position_embeddings") is None:
+            # Phi-3 keeps it beside rope_scaling, at the top of its configuration, where
+            # Transformers reads it first: max_position_embeddings would be a wrong default.
+            raise KeyError(
+                "rope_parameters for rope_type='longrope' needs "
+                "'original_max_position_embeddings' (Phi-3 keeps it at the top of its "
+                "configuration: put it in the dictionary)"
+            )
+        original = length("original_max_position_embeddings")
+        inv_freq = longrope_frequencies(
+            head_dim,
+            short_factor=given("short_factor"),  # type: ignore[arg-type]  # checked there
+            long_factor=given("long_factor"),  # type: ignore[arg-type]
+            original_max_position_embeddings=original,
+            seq_len=seq_len,
+            base=base,
+            rotary_dim=rotary_dim,
+        )
+        if params.get("attention_factor") is not None:
+            return inv_freq, check_positive_real("attention_factor", params["attention_factor"])
+        if params.get("factor") is None and max_position_embeddings is None:
+            raise KeyError(
+                "rope_parameters for rope_type='longrope' has no 'factor' and no "
+                "'attention_factor': pass max_position_embeddings (the factor is then "
+                "max_position_embeddings / original_max_position_embeddings, as in Transformers)"
+            )
+        implied = None if max_position_embeddings is None else max_position_embeddings / original
+        return inv_freq, longrope_attention_factor(number("factor", implied), original)
     original = length("original_max_position_embeddings", max_position_embeddings)
     if rope_type == "llama3":
         inv_freq = llama3_frequencies(
@@ -712,6 +1009,37 @@ def frequencies_from_config(
         None if params.get(key) is None else number(key) for key in ("mscale", "mscale_all_dim")
     )
     return inv_freq, yarn_attention_factor(factor, mscale=mscale, mscale_all_dim=mscale_all_dim)
+
+
+def _layer_parameters(
+    rope_parameters: Mapping[str, object] | None, layer_type: str | None
+) -> dict[str, object]:
+    """The flat dictionary of one layer type, from a flat or a per-layer-type form."""
+    params = dict(rope_parameters or {})
+    # Transformers recognises the nested form by the config's `layer_types`; without the
+    # config, a dictionary whose values are dictionaries is the nested form.
+    layers = {key: value for key, value in params.items() if isinstance(value, Mapping)}
+    layer_types = sorted(layers)
+    if not layer_types:
+        if layer_type is not None:
+            raise ValueError(
+                f"layer_type={layer_type!r} given, but rope_parameters is not split by layer "
+                f"type (no dictionary values); leave layer_type out"
+            )
+        return params
+    if len(layer_types) != len(params):
+        others = sorted(set(params) - set(layer_types))
+        raise ValueError(
+            f"rope_parameters mixes per-layer-type dictionaries {layer_types} with flat keys "
+            f"{others}; in the per-layer-type form every value is a dictionary"
+        )
+    if layer_type is None:
+        raise ValueError(
+            f"rope_parameters is split by layer type: pass layer_type, one of {layer_types}"
+        )
+    if layer_type not in params:
+        raise ValueError(f"layer_type must be one of {layer_types}, got {layer_type!r}")
+    return {str(key): value for key, value in layers[layer_type].items()}
 
 
 def _rotary_dim_from_factor(head_dim: int, partial_rotary_factor: object) -> int | None:

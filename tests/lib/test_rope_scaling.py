@@ -20,6 +20,7 @@ from posenc import (
     yarn_attention_factor,
     yarn_frequencies,
 )
+from posenc.rope_scaling import longrope_attention_factor, proportional_frequencies
 
 head_dims = st.integers(2, 64).map(lambda k: 2 * k)
 factors = st.floats(1.0, 64.0)
@@ -272,7 +273,7 @@ def test_config_dispatches_on_rope_type():
         ),
     ]
     for params, inv_freq, attention_factor in cases:
-        got, factor = frequencies_from_config(64, params)
+        got, factor = frequencies_from_config(64, params, rope_theta=10000.0)
         np.testing.assert_array_equal(got, inv_freq)
         assert factor == pytest.approx(attention_factor, rel=1e-15)
 
@@ -280,18 +281,23 @@ def test_config_dispatches_on_rope_type():
 def test_config_lengths_come_from_max_position_embeddings_as_in_transformers():
     # dynamic: its trained length is max_position_embeddings; seq_len defaults to it.
     params = {"rope_type": "dynamic", "factor": 2.0}
-    got, _ = frequencies_from_config(64, params, max_position_embeddings=2048, seq_len=8192)
+    got, _ = frequencies_from_config(
+        64, params, max_position_embeddings=2048, seq_len=8192, rope_theta=10000.0
+    )
     np.testing.assert_array_equal(
         got,
         dynamic_ntk_frequencies(64, factor=2.0, seq_len=8192, max_position_embeddings=2048),
     )
-    at_init, _ = frequencies_from_config(64, params, max_position_embeddings=2048)
+    at_init, _ = frequencies_from_config(
+        64, params, max_position_embeddings=2048, rope_theta=10000.0
+    )
     np.testing.assert_array_equal(at_init, rotary_frequencies(64))
     # yarn without a factor: max_position_embeddings / original_max_position_embeddings.
     got, attention_factor = frequencies_from_config(
         64,
         {"rope_type": "yarn", "factor": None, "original_max_position_embeddings": 4096},
         max_position_embeddings=16384,
+        rope_theta=10000.0,
     )
     np.testing.assert_array_equal(
         got, yarn_frequencies(64, factor=4.0, original_max_position_embeddings=4096)
@@ -299,7 +305,7 @@ def test_config_lengths_come_from_max_position_embeddings_as_in_transformers():
     assert attention_factor == yarn_attention_factor(4.0)
     # llama3 without original_max_position_embeddings falls back to max_position_embeddings.
     params = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4}
-    got, _ = frequencies_from_config(64, params, max_position_embeddings=8192)
+    got, _ = frequencies_from_config(64, params, max_position_embeddings=8192, rope_theta=10000.0)
     np.testing.assert_array_equal(
         got,
         llama3_frequencies(
@@ -313,14 +319,16 @@ def test_config_lengths_come_from_max_position_embeddings_as_in_transformers():
 
 
 def test_config_partial_rotary_factor_sets_the_rotated_size():
-    got, _ = frequencies_from_config(80, {"partial_rotary_factor": 0.4})  # Phi-2: 32 of 80
+    got, _ = frequencies_from_config(  # Phi-2: 32 of 80
+        80, {"partial_rotary_factor": 0.4}, rope_theta=10000.0
+    )
     np.testing.assert_array_equal(got, rotary_frequencies(80, rotary_dim=32))
 
 
 @pytest.mark.parametrize(
     ("params", "kwargs", "error", "message"),
     [
-        ({"rope_type": "longrope"}, {}, ValueError, r"rope_type must be one of \('default', "),
+        ({"rope_type": "axial"}, {}, ValueError, r"rope_type must be one of \('default', "),
         ({"rope_type": "linear", "factr": 2.0}, {}, ValueError, r"unknown keys \['factr'\]"),
         ({"rope_type": "linear"}, {}, KeyError, "needs 'factor'"),
         ({"rope_type": "linear", "factor": 0.5}, {}, ValueError, "factor must be .* >= 1"),
@@ -359,9 +367,132 @@ def test_config_partial_rotary_factor_sets_the_rotated_size():
 )
 def test_config_errors_name_the_key_and_the_allowed_values(params, kwargs, error, message):
     with pytest.raises(error, match=message):
-        frequencies_from_config(64, params, **kwargs)
+        frequencies_from_config(64, params, rope_theta=10000.0, **kwargs)
 
 
 def test_ntk_needs_two_pairs():
     with pytest.raises(ValueError, match="at least 4 rotated dimensions"):
         ntk_frequencies(2, factor=2.0)
+
+
+# --- base, LongRoPE, proportional, per-layer-type ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params", [None, {}, {"rope_type": "linear", "factor": 2.0}, {"type": "linear", "factor": 2.0}]
+)
+def test_config_without_rope_theta_warns_and_names_the_fallback(params):
+    with pytest.warns(UserWarning, match=r"no 'rope_theta'.*using 10,000"):
+        got, _ = frequencies_from_config(64, params)
+    factor = 2.0 if params else 1.0
+    np.testing.assert_array_equal(got, rotary_frequencies(64) / factor)
+
+
+def test_config_rope_theta_argument_is_the_base_unless_the_dictionary_has_one():
+    params = {"rope_type": "linear", "factor": 2.0}
+    got, _ = frequencies_from_config(64, params, rope_theta=500000.0)  # no warning: errors
+    np.testing.assert_array_equal(got, rotary_frequencies(64, base=500000.0) / 2)
+    got, _ = frequencies_from_config(64, params | {"rope_theta": 1e6}, rope_theta=500000.0)
+    np.testing.assert_array_equal(got, rotary_frequencies(64, base=1e6) / 2)
+
+
+PHI3 = {  # the shape of Phi-3-mini-128k's rope_scaling, 4 pairs
+    "rope_type": "longrope",
+    "rope_theta": 10000.0,
+    "short_factor": [1.0, 1.5, 2.0, 3.0],
+    "long_factor": [1.0, 4.0, 16.0, 64.0],
+    "original_max_position_embeddings": 4096,
+}
+
+
+def test_longrope_divides_each_pair_by_the_list_the_length_picks():
+    theta = rotary_frequencies(8)
+    short = np.array(PHI3["short_factor"])
+    long = np.array(PHI3["long_factor"])
+    for seq_len, factors in [(None, short), (1, short), (4096, short), (4097, long)]:
+        got, attention_factor = frequencies_from_config(
+            8, PHI3, max_position_embeddings=131072, seq_len=seq_len
+        )
+        np.testing.assert_array_equal(got, theta / factors)
+        assert attention_factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+
+
+def test_longrope_attention_factor_from_factor_or_given():
+    _, attention_factor = frequencies_from_config(8, PHI3 | {"factor": 4.0})
+    assert attention_factor == pytest.approx(math.sqrt(1 + math.log(4) / math.log(4096)))
+    _, attention_factor = frequencies_from_config(8, PHI3 | {"attention_factor": 1.25})
+    assert attention_factor == 1.25
+    assert longrope_attention_factor(1.0, 4096) == 1.0
+
+
+def test_longrope_with_partial_rotary_has_one_factor_per_rotated_pair():
+    params = PHI3 | {"partial_rotary_factor": 0.5}
+    got, _ = frequencies_from_config(16, params, max_position_embeddings=8192, seq_len=5000)
+    np.testing.assert_array_equal(
+        got, rotary_frequencies(16, rotary_dim=8) / np.array(PHI3["long_factor"])
+    )
+
+
+def test_proportional_keeps_head_dim_as_denominator_and_zeroes_the_tail():
+    params = {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}
+    got, attention_factor = frequencies_from_config(256, params)
+    theta = rotary_frequencies(256, base=1e6)
+    assert got.shape == (128,)
+    np.testing.assert_array_equal(got[:32], theta[:32])  # the fastest pairs of full RoPE
+    np.testing.assert_array_equal(got[32:], 0.0)
+    assert attention_factor == 1.0
+    got, _ = frequencies_from_config(256, params | {"factor": 8.0})
+    np.testing.assert_array_equal(
+        got, proportional_frequencies(256, partial_rotary_factor=0.25, factor=8.0, base=1e6)
+    )
+    np.testing.assert_array_equal(got[:32], theta[:32] / 8)
+
+
+GEMMA3 = {
+    "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+    "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+}
+
+
+def test_config_per_layer_type_reads_the_chosen_dictionary():
+    full, _ = frequencies_from_config(256, GEMMA3, layer_type="full_attention")
+    np.testing.assert_array_equal(full, rotary_frequencies(256, base=1e6) / 8)
+    local, _ = frequencies_from_config(256, GEMMA3, layer_type="sliding_attention")
+    np.testing.assert_array_equal(local, rotary_frequencies(256))
+
+
+@pytest.mark.parametrize(
+    ("params", "kwargs", "message"),
+    [
+        (GEMMA3, {}, r"pass layer_type, one of \['full_attention', 'sliding_attention'\]"),
+        (GEMMA3, {"layer_type": "chunked"}, r"layer_type must be one of \['full_attention', "),
+        (PHI3, {"layer_type": "full_attention"}, "not split by layer type"),
+        (GEMMA3 | {"rope_theta": 1.0}, {"layer_type": "full_attention"}, r"flat keys \['rope"),
+        (PHI3 | {"short_factor": [1.0]}, {}, "short_factor must have one factor per .*, 4, got 1"),
+        (PHI3 | {"long_factor": [1.0, 1.0, 0.0, 1.0]}, {"seq_len": 5000}, r"long_factor\[2\]"),
+        ({"rope_type": "proportional", "partial_rotary_factor": 1.5}, {}, r"in \(0, 1\]"),
+    ],
+)
+def test_config_new_forms_refuse_naming_the_key(params, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        frequencies_from_config(8, params, rope_theta=10000.0, **kwargs)
+
+
+def test_longrope_without_factor_or_lengths_needs_max_position_embeddings():
+    with pytest.raises(KeyError, match="pass max_position_embeddings"):
+        frequencies_from_config(8, PHI3)
+
+
+def test_longrope_needs_its_own_original_length_and_never_takes_the_trained_one():
+    # Phi-3 keeps original_max_position_embeddings beside rope_scaling; max_position_embeddings
+    # (131072) in its place would pick the short factors for 8000 tokens, as Transformers
+    # does not.
+    params = {"rope_type": "longrope", "rope_theta": 1e4, "short_factor": [1.0] * 4}
+    params["long_factor"] = [2.0] * 4
+    with pytest.raises(KeyError, match="original_max_position_embeddings"):
+        frequencies_from_config(8, params, max_position_embeddings=131072, seq_len=8000)
+
+
+def test_a_rope_theta_argument_of_zero_is_refused_not_replaced():
+    with pytest.raises(ValueError, match="rope_theta"):
+        frequencies_from_config(8, {"rope_type": "default"}, rope_theta=0.0)

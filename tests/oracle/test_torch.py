@@ -195,7 +195,15 @@ def dtype_recorder(torch):
 @pytest.mark.parametrize("dtype_name", ["float32", "float16", "bfloat16"])
 @pytest.mark.parametrize(
     "rope_parameters",
-    [None, {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 16}],
+    [
+        None,
+        {
+            "rope_type": "yarn",
+            "rope_theta": 10000.0,
+            "factor": 4.0,
+            "original_max_position_embeddings": 16,
+        },
+    ],
 )
 def test_rotary_module_computes_nothing_in_float64_for_lower_precision_inputs(
     torch, dtype_name, rope_parameters
@@ -224,11 +232,22 @@ def test_rotary_module_computes_nothing_in_float64_for_lower_precision_inputs(
     "rope_parameters",
     [
         {"rope_type": "default", "rope_theta": 500000.0},
-        {"rope_type": "linear", "factor": 4.0, "partial_rotary_factor": 0.5},
-        {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 32},
-        {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 32}
+        {"rope_type": "linear", "rope_theta": 1e4, "factor": 4.0, "partial_rotary_factor": 0.5},
+        {
+            "rope_type": "yarn",
+            "rope_theta": 1e4,
+            "factor": 8.0,
+            "original_max_position_embeddings": 32,
+        },
+        {
+            "rope_type": "yarn",
+            "rope_theta": 1e4,
+            "factor": 8.0,
+            "original_max_position_embeddings": 32,
+        }
         | {"attention_factor": 0.7, "beta_fast": 8, "beta_slow": 2, "truncate": False},
-        {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0}
+        {"rope_type": "llama3", "rope_theta": 1e4, "factor": 8.0, "low_freq_factor": 1.0}
+        | {"high_freq_factor": 4.0}
         | {"original_max_position_embeddings": 64, "rope_theta": 500000.0},
     ],
 )
@@ -281,7 +300,7 @@ def test_rotary_module_partial_rotary_passes_dimensions_through(torch):
 def test_rotary_module_dynamic_follows_the_length_of_each_call(torch):
     from posenc.torch import RotaryEmbedding
 
-    params = {"rope_type": "dynamic", "factor": 2.0}
+    params = {"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 2.0}
     module = RotaryEmbedding(8, rope_parameters=params, max_position_embeddings=16)
     x = torch.randn(1, 40, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(4))
     for n in (10, 40):  # within and beyond the trained length

@@ -28,6 +28,7 @@ from posenc import (
 pytestmark = pytest.mark.usefixtures("transformers")  # every test compares with it
 
 HEAD_DIM = 64
+DEFAULT_THETA = 10000.0  # RotaryEmbeddingConfigMixin.default_theta, for dictionaries without one
 RTOL = 1e-6  # float32 frequencies in transformers
 
 
@@ -78,7 +79,8 @@ CASES = {
         {"seq_len": 100_000},
     ),
     "yarn": (
-        {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024},
+        {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024}
+        | {"rope_theta": 10000.0},
         {},
     ),
     "yarn, Qwen-like base": (
@@ -151,7 +153,11 @@ def test_frequencies_and_attention_factor_equal_transformers(case, partial_rotar
     else:
         expected, expected_factor = transformers_frequencies(config, seq_len=seq_len)
     inv_freq, attention_factor = frequencies_from_config(
-        HEAD_DIM, params, max_position_embeddings=max_position_embeddings, seq_len=seq_len
+        HEAD_DIM,
+        params,
+        max_position_embeddings=max_position_embeddings,
+        seq_len=seq_len,
+        rope_theta=DEFAULT_THETA,
     )
     assert inv_freq.shape == expected.shape
     np.testing.assert_allclose(inv_freq, expected, rtol=RTOL, atol=0)
@@ -182,10 +188,12 @@ def test_a_missing_yarn_factor_is_an_error_and_none_the_ratio_of_the_lengths():
 def test_the_oracle_can_tell_the_methods_apart():
     # The tolerance is far below the differences between methods: a wrong dispatch would fail.
     yarn, _ = transformers_frequencies(llama_config(CASES["yarn"][0]))
-    linear, _ = frequencies_from_config(HEAD_DIM, {"rope_type": "linear", "factor": 4.0})
+    linear, _ = frequencies_from_config(
+        HEAD_DIM, {"rope_type": "linear", "factor": 4.0}, rope_theta=DEFAULT_THETA
+    )
     assert np.abs(yarn / linear - 1).max() > 1.0
     no_truncate = dict(CASES["yarn"][0], truncate=False)
-    got, _ = frequencies_from_config(HEAD_DIM, no_truncate)
+    got, _ = frequencies_from_config(HEAD_DIM, no_truncate, rope_theta=DEFAULT_THETA)
     assert np.abs(got / yarn - 1).max() > 1e-3
 
 
@@ -217,7 +225,9 @@ def test_rotary_module_equals_llamas(torch, rope_parameters):
     torch.testing.assert_close(ours(q, position_ids), q_theirs, rtol=0, atol=atol)
     torch.testing.assert_close(ours(k, position_ids), k_theirs, rtol=0, atol=atol)
     # and the NumPy function, in float64
-    inv_freq, factor = frequencies_from_config(16, rope_parameters, max_position_embeddings=8192)
+    inv_freq, factor = frequencies_from_config(
+        16, rope_parameters, max_position_embeddings=8192, rope_theta=DEFAULT_THETA
+    )
     np.testing.assert_allclose(
         apply_rotary(q.numpy(), position_ids.numpy(), inv_freq=inv_freq, attention_factor=factor),
         q_theirs.numpy(),
@@ -341,3 +351,79 @@ def test_yarn_attention_factor_matches_the_papers_formula_too():
         params = {"rope_type": "yarn", "factor": factor, "original_max_position_embeddings": 512}
         _, expected = transformers_frequencies(llama_config(params))
         assert expected == pytest.approx(0.1 * math.log(factor) + 1, rel=1e-15)
+
+
+PHI3_LONGROPE = {
+    "rope_type": "longrope",
+    "rope_theta": 10000.0,
+    "short_factor": [1.0 + 0.1 * i for i in range(HEAD_DIM // 2)],
+    "long_factor": [1.0 + 2.0 * i for i in range(HEAD_DIM // 2)],
+    "original_max_position_embeddings": 1024,
+}
+
+
+@pytest.mark.parametrize("seq_len", [None, 1024, 1025, 8192])
+@pytest.mark.parametrize("extra", [{}, {"factor": 2.0}, {"attention_factor": 1.3}])
+def test_compute_longrope_parameters(seq_len, extra):
+    from transformers import Phi3Config
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    params = PHI3_LONGROPE | extra
+    config = Phi3Config(
+        hidden_size=4 * HEAD_DIM,
+        num_attention_heads=4,
+        num_hidden_layers=1,
+        intermediate_size=8,
+        vocab_size=16,
+        max_position_embeddings=8192,
+        original_max_position_embeddings=1024,
+        rope_parameters=dict(params),
+    )
+    expected, expected_factor = ROPE_INIT_FUNCTIONS["longrope"](config, "cpu", seq_len=seq_len)
+    inv_freq, attention_factor = frequencies_from_config(
+        HEAD_DIM, params, max_position_embeddings=8192, seq_len=seq_len
+    )
+    np.testing.assert_allclose(inv_freq, expected.double().numpy(), rtol=RTOL, atol=0)
+    assert attention_factor == pytest.approx(float(expected_factor), rel=1e-15, abs=0)
+
+
+@pytest.mark.parametrize("partial_rotary_factor", [None, 0.25, 0.5, 1.0])
+@pytest.mark.parametrize("factor", [None, 8.0])
+def test_compute_proportional_rope_parameters(partial_rotary_factor, factor):
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    params: dict[str, object] = {"rope_type": "proportional", "rope_theta": 1e6}
+    if partial_rotary_factor is not None:
+        params["partial_rotary_factor"] = partial_rotary_factor
+    if factor is not None:
+        params["factor"] = factor
+    config = llama_config(params)
+    expected, expected_factor = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    inv_freq, attention_factor = frequencies_from_config(HEAD_DIM, params)
+    assert inv_freq.shape == expected.shape == (HEAD_DIM // 2,)
+    np.testing.assert_allclose(inv_freq, expected.double().numpy(), rtol=RTOL, atol=0)
+    assert attention_factor == float(expected_factor) == 1.0
+
+
+@pytest.mark.parametrize("layer_type", ["full_attention", "sliding_attention"])
+def test_compute_linear_scaling_rope_parameters_per_layer_type(layer_type):
+    from transformers import Gemma3TextConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    nested = {
+        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+        "sliding_attention": {"rope_type": "linear", "factor": 1.0, "rope_theta": 10000.0},
+    }
+    config = Gemma3TextConfig(
+        hidden_size=4 * HEAD_DIM,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+        head_dim=HEAD_DIM,
+        num_hidden_layers=2,
+        intermediate_size=8,
+        vocab_size=16,
+        rope_parameters={key: dict(value) for key, value in nested.items()},
+    )
+    expected, _ = ROPE_INIT_FUNCTIONS["linear"](config, "cpu", layer_type=layer_type)
+    inv_freq, _ = frequencies_from_config(HEAD_DIM, nested, layer_type=layer_type)
+    np.testing.assert_allclose(inv_freq, expected.double().numpy(), rtol=RTOL, atol=0)
