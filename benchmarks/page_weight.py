@@ -4,7 +4,7 @@
     python benchmarks/page_weight.py --site DIR    # measures a site already built in DIR
 
 Each page is opened in Chromium (/usr/bin/chromium) with an empty cache, from a server that
-gzips text as web hosts do (posenc_site.page_weight), and every response of its first load is
+gzips text as web hosts do (tests/support/page_weight.py), and every response of its first load is
 counted. KB are 1000 bytes. The search index is not part of a first load: it comes when
 the reader first focuses the search box, and the last column gives what that focus downloads.
 """
@@ -19,9 +19,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from posenc_site.i18n import languages
-from support import page_weight
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the traffic counter the browser tests use
+from support import page_weight  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 
 

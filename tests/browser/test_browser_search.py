@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from support.pages import type_until
 from support.project import TURKISH
 
 TR = TURKISH.url_prefix
@@ -54,19 +55,7 @@ def search(page: Page, query: str, expected: str) -> list[Result]:
     box.fill("")
     box.press("Backspace")  # a key on the empty box: Material runs the empty query
     expect(page.locator(".md-search-result__article")).to_have_count(0)
-    hit = page.locator(".md-search-result__article", has_text=expected)
-    # A query typed before the search worker has its index is not run again once the index
-    # is ready: type it again until the results come, for up to 10 s.
-    for _ in range(5):
-        box.fill("")
-        box.press_sequentially(query)
-        try:
-            expect(hit.first).to_be_attached(timeout=2_000)
-            break
-        except AssertionError:
-            continue
-    expect(hit.first).to_be_attached()
-    page.wait_for_timeout(300)  # let the result list settle, then read it in one go
+    type_until(page, query, page.locator(".md-search-result__article", has_text=expected))
     return [Result(**r) for r in page.eval_on_selector_all(".md-search-result__article", _RESULTS)]
 
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import yaml
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from support.project import DOCS, SITE, TURKISH
 
@@ -25,23 +25,30 @@ ALL_PAGES = PAGES + [TURKISH.url_prefix + page for page in PAGES]
 FIGURE_PAGES = [path for path in ALL_PAGES if "lessons/" in path]  # the pages with figures
 
 
-def search(page: Page, query: str, expected_url: str) -> list[str]:
-    """Type ``query``, wait until ``expected_url`` is among the results, return all links."""
+def type_until(page: Page, query: str, hit: Locator) -> None:
+    """Type ``query`` into the search box until ``hit`` is among the results, then settle.
+
+    A query typed before the search worker has loaded its index is not run again once the
+    index is ready: it is typed again until the results come, for up to 10 s.
+    """
     box = page.locator("input.md-search__input")
-    box.click()
-    hit = page.locator(f'.md-search-result__item a[href^="{expected_url}"]')
-    # A query typed before the search worker has loaded its index is not run again once the
-    # index is ready: type it again until the results come, for up to 10 s.
     for _ in range(5):
         box.fill("")
         box.press_sequentially(query)
         try:
-            expect(hit.first).to_be_visible(timeout=2_000)
+            expect(hit.first).to_be_attached(timeout=2_000)
             break
         except AssertionError:
             continue
-    expect(hit.first).to_be_visible()
+    expect(hit.first).to_be_attached()
     page.wait_for_timeout(300)  # let the result list settle, then read it in one go
+
+
+def search(page: Page, query: str, expected_url: str) -> list[str]:
+    """Type ``query``, wait until ``expected_url`` is among the results, return all links."""
+    page.locator("input.md-search__input").click()
+    hit = page.locator(f'.md-search-result__item a[href^="{expected_url}"]')
+    type_until(page, query, hit)
     result: list[str] = page.eval_on_selector_all(
         ".md-search-result a", "links => links.map(a => a.href)"
     )
