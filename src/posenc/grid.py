@@ -1,11 +1,12 @@
-"""Absolute positions of image patches: the 2-D sine-cosine table and resizing a grid table."""
+"""Positions of image patches: indices, normalised centres, the 2-D sine-cosine table, resizing."""
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from posenc._validation import as_real_array, check_integer, check_positive_real
+from posenc._validation import as_real_array, check_choice, check_integer, check_positive_real
 
 
 def _check_grid(name: str, grid: object) -> tuple[int, int]:
@@ -84,6 +85,103 @@ def grid_positions(grid_h: int, grid_w: int, *, merge_size: int = 1) -> np.ndarr
             cols.reshape(blocks).transpose(order).ravel(),
         ]
     ).astype(np.int64)
+
+
+_NORMALIZE_COORDS = ("separate", "max", "min")
+
+
+def patch_center_coordinates(
+    grid_h: int,
+    grid_w: int,
+    *,
+    normalize_coords: Literal["separate", "max", "min"] = "separate",
+) -> np.ndarray:
+    r"""The centre of each patch of a `grid_h × grid_w` grid, scaled to [-1, 1]: DINOv3's RoPE.
+
+    DINOv3 gives its rotary embedding no patch indices but the centre of each patch as a
+    fraction of the image: the patch at row $r$, column $c$ has the centre
+    $(r + 1/2,\ c + 1/2)$ in patch units, divided by a length $L$ and mapped from [0, 1]
+    to [-1, 1],
+
+    $$y_r = 2\,\frac{r + 1/2}{L_h} - 1, \qquad x_c = 2\,\frac{c + 1/2}{L_w} - 1.$$
+
+    With the default `normalize_coords="separate"`, $L_h$ = `grid_h` and $L_w$ = `grid_w`:
+    the centres fill [-1, 1] on both axes whatever the size of the grid, so a larger
+    image gives more, closer coordinates in the same range instead of positions beyond
+    the trained ones. `"max"` divides both axes by the longer side, `"min"` by the
+    shorter one, which keeps the patches square at the cost of the range: with `"max"`
+    the shorter axis stays inside [-1, 1], with `"min"` the longer one goes past it.
+
+    DINOv3's RoPE is then axial RoPE on these coordinates times $2\pi$, with base 100
+    and the row first:
+    `axial_rotary_angles(2 * np.pi * patch_center_coordinates(h, w).T, head_dim,
+    base=100.0)` equals the angles of Transformers' `DINOv3ViTRopePositionEmbedding`
+    (tested). In training DINOv3 also moves the coordinates at random (shift, jitter,
+    rescale: `augment_patches_center_coordinates`), which this function does not do.
+
+    Parameters
+    ----------
+    grid_h, grid_w : int
+        Rows and columns of patches, `>= 1` (image size // patch size).
+    normalize_coords : {"separate", "max", "min"}, default "separate"
+        The length each axis is divided by: its own number of patches, the larger of the
+        two, or the smaller of the two (DINOv3's `normalize_coords`; its models use
+        `"separate"`).
+
+    Returns
+    -------
+    ndarray
+        Shape `(grid_h * grid_w, 2)`, float64: column 0 the row coordinate $y$, column 1
+        the column coordinate $x$, patches in row-major order (`grid_positions`).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an integer.
+    ValueError
+        If a size is `< 1` or `normalize_coords` is not one of the three modes.
+
+    References
+    ----------
+    - O. Siméoni et al., "DINOv3", 2025, arXiv:2508.10104, section 3 (RoPE on patch
+      coordinates normalised to [-1, 1], with box jittering in training).
+    - `facebookresearch/dinov3`, `dinov3/layers/rope_position_encoding.py`
+      (`RopePositionEmbedding`: `normalize_coords`, base 100, `shift_coords`,
+      `jitter_coords`, `rescale_coords`).
+    - Hugging Face Transformers 5.24,
+      `src/transformers/models/dinov3_vit/modeling_dinov3_vit.py`
+      (`get_patches_center_coordinates`, the `"separate"` mode;
+      `DINOv3ViTRopePositionEmbedding`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc import patch_center_coordinates
+    >>> print(patch_center_coordinates(2, 4))  # (y, x) of each patch, row by row
+    [[-0.5  -0.75]
+     [-0.5  -0.25]
+     [-0.5   0.25]
+     [-0.5   0.75]
+     [ 0.5  -0.75]
+     [ 0.5  -0.25]
+     [ 0.5   0.25]
+     [ 0.5   0.75]]
+    >>> print(patch_center_coordinates(2, 4, normalize_coords="max")[[0, -1]])
+    [[-0.75 -0.75]
+     [-0.25  0.75]]
+    """
+    grid_h = check_integer("grid_h", grid_h, minimum=1)
+    grid_w = check_integer("grid_w", grid_w, minimum=1)
+    mode = check_choice("normalize_coords", normalize_coords, _NORMALIZE_COORDS)
+    lengths = {
+        "separate": (grid_h, grid_w),
+        "max": (max(grid_h, grid_w),) * 2,
+        "min": (min(grid_h, grid_w),) * 2,
+    }[mode]
+    rows = 2.0 * (np.arange(grid_h) + 0.5) / lengths[0] - 1.0
+    cols = 2.0 * (np.arange(grid_w) + 0.5) / lengths[1] - 1.0
+    y, x = np.meshgrid(rows, cols, indexing="ij")
+    return np.stack([y.ravel(), x.ravel()], axis=1)
 
 
 def sincos_2d(

@@ -1,13 +1,14 @@
 """Rotary embeddings for positions with several axes: axial 2-D RoPE and multimodal RoPE."""
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from posenc._validation import as_real_array, check_integer, check_positive_real
+from posenc.grid import _check_grid
 from posenc.rotary import rotary_frequencies
 
 # Spelled out here (not imported from posenc.rotary) so that every function of this module
@@ -278,8 +279,42 @@ def _check_mrope_section(mrope_section: object) -> tuple[int, int, int]:
     return sections
 
 
+def _mrope_axis_of_pair(sections: tuple[int, ...], mrope_interleaved: object) -> np.ndarray:
+    """The axis (0 time, 1 height, 2 width) whose position turns each pair; raise if unusable.
+
+    Blocked (Qwen2-VL): the first ``sections[0]`` pairs, then ``sections[1]``, then the rest.
+    Interleaved (Qwen3-VL's ``recomposition_frequencies``): pair ``j`` turns with height when
+    ``j % 3 == 1`` and ``j < 3 * sections[1]``, with width when ``j % 3 == 2`` and
+    ``j < 3 * sections[2]``, and with time otherwise, the tail included.
+    """
+    if not isinstance(mrope_interleaved, bool | np.bool_):
+        raise TypeError(f"mrope_interleaved must be a bool, got {type(mrope_interleaved).__name__}")
+    pairs = sum(sections)
+    if pairs == 0:
+        raise ValueError(f"mrope_section must not sum to 0, got {sections}")
+    if not mrope_interleaved:
+        return np.repeat(np.arange(3), sections)
+    _, h, w = sections
+    if 3 * h - 2 >= pairs or 3 * w - 1 >= pairs:
+        raise ValueError(
+            f"with mrope_interleaved=True, height takes pairs 1, 4, ..., 3 * mrope_section[1] "
+            f"- 2 and width pairs 2, 5, ..., 3 * mrope_section[2] - 1, which must exist among "
+            f"the sum(mrope_section) = {pairs} pairs; mrope_section={list(sections)} needs "
+            f"{max(3 * h - 1, 3 * w)} pairs (Qwen3-VL uses [24, 20, 20])"
+        )
+    index = np.arange(pairs)
+    axis = np.zeros(pairs, dtype=np.int64)
+    axis[(index % 3 == 1) & (index < 3 * h)] = 1
+    axis[(index % 3 == 2) & (index < 3 * w)] = 2
+    return axis
+
+
 def mrope_angles(
-    positions: ArrayLike, *, mrope_section: Sequence[int], base: float = 10000.0
+    positions: ArrayLike,
+    *,
+    mrope_section: Sequence[int],
+    base: float = 10000.0,
+    mrope_interleaved: bool = False,
 ) -> np.ndarray:
     r"""Multimodal RoPE's angles: one frequency ladder, its pairs split between 3 axes.
 
@@ -292,6 +327,15 @@ def mrope_angles(
     axis. A text token has the same position on the three axes, and then its angles are
     exactly those of 1-D RoPE.
 
+    With `mrope_interleaved=True` (Qwen3-VL, Qwen3.5) the axes take turns instead: pair
+    $i$ turns with the height if $i \operatorname{mod} 3 = 1$ and $i < 3\,s_h$, with the
+    width if $i \operatorname{mod} 3 = 2$ and $i < 3\,s_w$, and with time otherwise
+    ($s_h$, $s_w$ = `mrope_section[1]`, `mrope_section[2]`). For Qwen3-VL's
+    `[24, 20, 20]` (64 pairs) the pairs 0 to 59 go T, H, W, T, H, W, ... and the last 4
+    pairs, 60 to 63, all turn with time. Each axis then has fast and slow frequencies;
+    time keeps the slowest. Each axis still gets `mrope_section[a]` pairs, so the
+    interleaved layout needs $3\,s_h - 2$ and $3\,s_w - 1$ to be pairs that exist.
+
     Parameters
     ----------
     positions : array_like of int
@@ -302,7 +346,13 @@ def mrope_angles(
         `head_dim // 2`: `(16, 24, 24)` for Qwen2-VL's head_dim 128 (the
         `mrope_section` of its configuration, counted in pairs).
     base : float, default 10000.0
-        Base of the frequencies, finite and `> 0` (Qwen2-VL's `rope_theta` is 1000000).
+        Base of the frequencies, finite and `> 0` (the `default_theta` of Transformers
+        5.24: 1000000 for Qwen2-VL, 500000 for Qwen3-VL).
+    mrope_interleaved : bool, default False
+        Interleave the three axes over the pairs, as Qwen3-VL does (the
+        `mrope_interleaved` key of its `rope_parameters`; Transformers'
+        `Qwen3VLTextRotaryEmbedding` interleaves whatever the key says), instead of
+        Qwen2-VL's three consecutive blocks.
 
     Returns
     -------
@@ -313,18 +363,24 @@ def mrope_angles(
     Raises
     ------
     TypeError
-        If `positions` is not integer, or `mrope_section` holds non-integers.
+        If `positions` is not integer, `mrope_section` holds non-integers, or
+        `mrope_interleaved` is not a bool.
     ValueError
         If `positions` does not have shape `(3, n)`, `mrope_section` does not have 3
-        entries, or they sum to 0.
+        entries, they sum to 0, or (interleaved) the height's or width's pairs would run
+        past the last pair.
 
     References
     ----------
     - P. Wang et al., "Qwen2-VL: Enhancing Vision-Language Model's Perception of the World
       at Any Resolution", 2024, section 2.1 ("Multimodal Rotary Position Embedding").
+    - Qwen Team, "Qwen3-VL Technical Report", 2025, arXiv:2511.21631,
+      section 2 (interleaved MRoPE).
     - Hugging Face Transformers 5.24,
       `src/transformers/models/qwen2_vl/modeling_qwen2_vl.py` (`Qwen2VLRotaryEmbedding`:
-      `recomposition_frequencies`, `mrope_section` default `[16, 24, 24]`).
+      `recomposition_frequencies`, `mrope_section` default `[16, 24, 24]`) and
+      `src/transformers/models/qwen3_vl/modeling_qwen3_vl.py`
+      (`Qwen3VLTextRotaryEmbedding.recomposition_frequencies`, default `[24, 20, 20]`).
 
     Examples
     --------
@@ -333,17 +389,22 @@ def mrope_angles(
     >>> positions = np.array([[5], [1], [2]])  # time 5, row 1, column 2
     >>> print(np.round(mrope_angles(positions, mrope_section=[1, 1, 2]), 3).tolist())
     [[5.0, 0.1, 0.02, 0.002]]
+    >>> one_axis = np.eye(3, dtype=int)  # 3 tokens: time 1, height 1, width 1 alone
+    >>> for interleaved in (False, True):
+    ...     angles = mrope_angles(
+    ...         one_axis, mrope_section=[3, 2, 2], mrope_interleaved=interleaved
+    ...     )
+    ...     print("".join("THW"[a] for a in np.argmax(angles != 0, axis=0)))
+    TTTHHWW
+    THWTHWT
     """
     sections = _check_mrope_section(mrope_section)
-    pairs = sum(sections)
-    if pairs == 0:
-        raise ValueError(f"mrope_section must not sum to 0, got {sections}")
+    axis_of_pair = _mrope_axis_of_pair(sections, mrope_interleaved)
     where = _check_positions(
         positions, n_axes=3, n=None, integer=True, what="time, height and width rows"
     )
     base = check_positive_real("base", base)
-    theta = rotary_frequencies(2 * pairs, base=base)
-    axis_of_pair = np.repeat(np.arange(3), sections)
+    theta = rotary_frequencies(2 * sum(sections), base=base)
     angles: np.ndarray = where[axis_of_pair].T * theta
     return angles
 
@@ -355,13 +416,18 @@ def apply_mrope(
     mrope_section: Sequence[int],
     base: float = 10000.0,
     layout: RotaryLayout = "half",
+    mrope_interleaved: bool = False,
 ) -> np.ndarray:
     r"""Rotate queries or keys by their (time, height, width) positions: multimodal RoPE.
 
     Each pair of dimensions turns by its angle of `mrope_angles`. For two image tokens of
     the same image the score depends only on their offset in time, height and width; for
     text tokens (equal positions on the three axes) the result is 1-D RoPE's,
-    `apply_rotary(x, positions[0], layout=layout)`.
+    `apply_rotary(x, positions[0], layout=layout)`, with either assignment of the pairs.
+
+    Two settings are independent: `layout` says which two dimensions form pair $i$, and
+    `mrope_interleaved` which axis turns pair $i$. Qwen2-VL uses `layout="half"` with the
+    blocked assignment; Qwen3-VL `layout="half"` with `mrope_interleaved=True`.
 
     Parameters
     ----------
@@ -377,6 +443,9 @@ def apply_mrope(
     layout : {"half", "interleaved"}, default "half"
         Which dimensions form a pair. Qwen2-VL uses `"half"` (`rotate_half`): its pairs
         `(i, i + head_dim / 2)` with `i < mrope_section[0]` turn with time.
+    mrope_interleaved : bool, default False
+        Which axis turns each pair: consecutive blocks (Qwen2-VL) or T, H, W in turn
+        (Qwen3-VL); see `mrope_angles`.
 
     Returns
     -------
@@ -386,17 +455,21 @@ def apply_mrope(
     Raises
     ------
     TypeError
-        If `x` is not real or `positions` not integer.
+        If `x` is not real, `positions` not integer, or `mrope_interleaved` not a bool.
     ValueError
         If `x` has fewer than 2 dimensions, `head_dim` is not `2 * sum(mrope_section)`,
-        `positions` is not `(3, n)`, or `layout` is unknown.
+        `positions` is not `(3, n)`, `layout` is unknown, or `mrope_section` does not fit
+        the interleaved assignment (see `mrope_angles`).
 
     References
     ----------
     - P. Wang et al., "Qwen2-VL", 2024, section 2.1.
+    - Qwen Team, "Qwen3-VL Technical Report", 2025, arXiv:2511.21631,
+      section 2 (interleaved MRoPE).
     - Hugging Face Transformers 5.24,
       `src/transformers/models/qwen2_vl/modeling_qwen2_vl.py` (`Qwen2VLRotaryEmbedding`,
-      `apply_rotary_pos_emb`).
+      `apply_rotary_pos_emb`) and `src/transformers/models/qwen3_vl/modeling_qwen3_vl.py`
+      (`Qwen3VLTextRotaryEmbedding`, `apply_rotary_pos_emb`).
 
     Examples
     --------
@@ -425,7 +498,9 @@ def apply_mrope(
     _check_positions(
         positions, n_axes=3, n=values.shape[-2], integer=True, what="time, height, width"
     )
-    angles = mrope_angles(positions, mrope_section=sections, base=base)
+    angles = mrope_angles(
+        positions, mrope_section=sections, base=base, mrope_interleaved=mrope_interleaved
+    )
     return _rotate(values, angles, layout_name)
 
 
@@ -451,10 +526,30 @@ def _segment(index: int, segment: object) -> int | tuple[int, int, int]:
     return check_integer(name, segment, minimum=1)
 
 
+def _check_time_interval(time_interval: object, n_grids: int) -> np.ndarray:
+    """One float32 interval per grid segment (Transformers multiplies in float32)."""
+    if time_interval is None:
+        return np.ones(n_grids, dtype=np.float32)
+    values = np.asarray(time_interval, dtype=object)
+    if values.ndim == 0:
+        value = check_positive_real("time_interval", values.item())
+        return np.full(n_grids, value, dtype=np.float32)
+    if values.ndim != 1 or len(values) != n_grids:
+        raise ValueError(
+            f"time_interval must be one number, or one per grid segment ({n_grids}), "
+            f"got {time_interval!r}"
+        )
+    checked = [check_positive_real(f"time_interval[{i}]", v) for i, v in enumerate(values)]
+    return np.array(checked, dtype=np.float32)
+
+
 def mrope_position_ids(
-    segments: Sequence[int | Sequence[int]], *, spatial_merge_size: int = 1
+    segments: Sequence[int | Sequence[int]],
+    *,
+    spatial_merge_size: int = 1,
+    time_interval: float | Sequence[float] | None = None,
 ) -> np.ndarray:
-    """M-RoPE's (time, height, width) position of each token of text, images and videos.
+    r"""M-RoPE's (time, height, width) position of each token of text, images and videos.
 
     The input is read as segments. A text segment of `k` tokens counts on from the last
     position, the same number on all three rows. An image or video segment, a grid of
@@ -463,6 +558,13 @@ def mrope_position_ids(
     position `(s + i, s + r, s + c)`. The next segment starts one after the largest
     position used so far. So an image advances the count by its largest side, not by its
     number of tokens.
+
+    Qwen2.5-VL ties the time axis to seconds instead (`time_interval`): temporal patch
+    `i` gets the time id $s + \lfloor i \cdot \Delta \rfloor$, where
+    $\Delta$ = `tokens_per_second * second_per_grid_t` is the number of ids per temporal
+    patch and `second_per_grid_t = temporal_patch_size / fps` the seconds one temporal
+    patch covers at the sampled frame rate `fps`. Two videos sampled at different rates
+    then give the same second the same time id.
 
     Parameters
     ----------
@@ -475,6 +577,14 @@ def mrope_position_ids(
         `>= 1`, dividing every `h` and `w`. Qwen2-VL's processor gives `image_grid_thw` in
         patches and merges 2 × 2 patches into one token: pass those grids with
         `spatial_merge_size=2`, or the token grids with the default 1.
+    time_interval : float or sequence of float, optional
+        $\Delta$, finite and `> 0`: one number for every grid, or one per grid segment in
+        reading order (images included: an image has only temporal patch 0, so its value
+        changes nothing). Transformers' `Qwen2_5_VLModel.get_rope_index` uses
+        `vision_config.tokens_per_second * second_per_grid_ts[video]`; Qwen's fine-tuning
+        code hard-codes 2 tokens per second. The product is computed in float32 and then
+        truncated, as both do. Default: one id per temporal patch (Qwen2-VL), the same
+        as 1.
 
     Returns
     -------
@@ -484,28 +594,42 @@ def mrope_position_ids(
     Raises
     ------
     TypeError
-        If a segment is neither an integer nor a sequence of 3 integers.
+        If a segment is neither an integer nor a sequence of 3 integers, or
+        `time_interval` holds something other than real numbers.
     ValueError
-        If a length or size is `< 1`, `segments` is empty, or `spatial_merge_size` does
-        not divide a grid's `h` and `w`.
+        If a length or size is `< 1`, `segments` is empty, `spatial_merge_size` does not
+        divide a grid's `h` and `w`, or `time_interval` is not `> 0` or has not one value
+        per grid segment.
 
     Notes
     -----
     Qwen2-VL's code starts the segment after a vision segment at its largest position
-    plus one (`llm_pos_ids_list[-1].max() + 1`), as the paper says. Hugging Face
-    Transformers 5.24 (`Qwen2VLModel.get_rope_index`) advances instead by the largest of
-    `h` and `w` alone; the two agree for every image and for videos with `t <= max(h, w)`,
-    but for a video with more temporal patches than rows and columns Transformers 5.24
-    restarts the text below the video's last temporal position (tested).
+    plus one (`llm_pos_ids_list[-1].max() + 1`), as the paper says; so does Qwen's own
+    code for Qwen2.5-VL, absolute time included, and this function. Hugging Face
+    Transformers 5.24 (`Qwen2VLModel.get_rope_index`, and `Qwen2_5_VLModel.get_rope_index`)
+    advances instead by `max(h, w) // spatial_merge_size` alone; the two agree for every
+    image and for videos whose last time id stays below `s + max(h, w)`, but after a
+    longer video Transformers 5.24 restarts the text below the video's last time ids
+    (tested). With `time_interval` this happens whenever
+    $\lfloor (t - 1)\,\Delta \rfloor \ge \max(h, w)$: a video of 4 temporal patches
+    at $\Delta = 2$ ends at time id `s + 6`, and a grid of 6 × 6 tokens moves the text
+    to `s + 6` only.
 
     References
     ----------
     - P. Wang et al., "Qwen2-VL: Enhancing Vision-Language Model's Perception of the World
       at Any Resolution", 2024, section 2.1 (M-RoPE: each modality's positions start one
       after the largest position of the modality before it).
+    - S. Bai et al. (Qwen Team), "Qwen2.5-VL Technical Report", 2025, arXiv:2502.13923,
+      section 2.1 (multimodal rotary position embedding aligned to absolute time).
     - Hugging Face Transformers 5.24,
       `src/transformers/models/qwen2_vl/modeling_qwen2_vl.py`
-      (`Qwen2VLModel.get_rope_index`, `get_vision_position_ids`).
+      (`Qwen2VLModel.get_rope_index`, `get_vision_position_ids`) and
+      `src/transformers/models/qwen2_5_vl/modeling_qwen2_5_vl.py`
+      (`Qwen2_5_VLModel.get_rope_index`, `get_vision_position_ids`: `time_interval`);
+      `processing_qwen2_5_vl.py` (`second_per_grid_ts = temporal_patch_size / fps`).
+    - `QwenLM/Qwen3-VL` (formerly `QwenLM/Qwen2.5-VL`),
+      `qwen-vl-finetune/qwenvl/data/rope2d.py` (`get_rope_index_25`).
 
     Examples
     --------
@@ -514,16 +638,24 @@ def mrope_position_ids(
     [[0 1 2 3 3 3 3 3 3 6 7]
      [0 1 2 3 3 3 4 4 4 6 7]
      [0 1 2 3 4 5 3 4 5 6 7]]
+    >>> # text, a video of 3 temporal patches on a 1 x 2 grid, 2 ids per patch, text
+    >>> print(mrope_position_ids([1, (3, 1, 2), 1], time_interval=2))
+    [[0 1 1 3 3 5 5 6]
+     [0 1 1 1 1 1 1 6]
+     [0 1 2 1 2 1 2 6]]
     """
     if isinstance(segments, str | bytes) or not isinstance(segments, Sequence | np.ndarray):
         raise TypeError(f"segments must be a sequence of text lengths and grids, got {segments!r}")
     if len(segments) == 0:
         raise ValueError("segments must hold at least one segment, got an empty sequence")
     merge = check_integer("spatial_merge_size", spatial_merge_size, minimum=1)
+    checked = [_segment(index, raw) for index, raw in enumerate(segments)]
+    intervals = iter(
+        _check_time_interval(time_interval, sum(not isinstance(s, int) for s in checked))
+    )
     parts = []
     start = 0
-    for index, raw in enumerate(segments):
-        segment = _segment(index, raw)
+    for index, segment in enumerate(checked):
         if isinstance(segment, int):
             parts.append(np.broadcast_to(start + np.arange(segment), (3, segment)))
             start += segment
@@ -535,7 +667,130 @@ def mrope_position_ids(
                 f"got {segment}"
             )
         h, w = h // merge, w // merge
-        grid = np.meshgrid(np.arange(t), np.arange(h), np.arange(w), indexing="ij")
-        parts.append(start + np.stack(grid).reshape(3, -1))
-        start += max(t, h, w)
+        # float32 product, then truncation: Transformers' `(arange(t) * time_interval).long()`
+        times = np.floor(np.arange(t, dtype=np.float32) * next(intervals)).astype(np.int64)
+        grid = np.meshgrid(times, np.arange(h), np.arange(w), indexing="ij")
+        part = start + np.stack(grid).reshape(3, -1)
+        parts.append(part)
+        start = int(part.max()) + 1
     return np.concatenate(parts, axis=1).astype(np.int64)
+
+
+def qwen3vl_video_segments(
+    frame_indices: ArrayLike,
+    video_fps: float,
+    grid_hw: Sequence[int],
+    *,
+    timestamp_tokens: int | Callable[[str], int],
+    temporal_patch_size: int = 2,
+) -> tuple[list[str], list[int | tuple[int, int, int]]]:
+    r"""What Qwen3-VL's language model reads for a video: timestamps as text, one grid each.
+
+    Qwen3-VL gives up Qwen2.5-VL's time ids (`mrope_position_ids(..., time_interval=...)`).
+    Its processor writes the time of each temporal patch as text, `<t seconds>` with one
+    decimal, followed by the patch's tokens framed by `<|vision_start|>` and
+    `<|vision_end|>`; the model's `get_rope_index` splits the video's grid `(t, h, w)`
+    into `t` grids `(1, h, w)`. So every temporal patch gets the same time id on its
+    tokens, and time moves on with the text between patches.
+
+    The time of a frame is its index in the video divided by the video's frame rate; the
+    time of a temporal patch is the mean of the times of its first and last frame. When
+    the number of frames is not a multiple of `temporal_patch_size`, the last index is
+    repeated to fill the last patch, as the processor does.
+
+    Parameters
+    ----------
+    frame_indices : array_like of int
+        Shape `(n_frames,)`, `>= 0`: the index, in the original video, of each frame
+        sampled (the `frames_indices` of Transformers' `VideoMetadata`; Qwen3-VL's video
+        processor samples `fps=2` frames per second by default).
+    video_fps : float
+        Frame rate of the original video, finite and `> 0` (`VideoMetadata.fps`).
+    grid_hw : (int, int)
+        `(h, w)` of each frame's grid, each `>= 1`, in the units that will be passed to
+        `mrope_position_ids`: the processor's `video_grid_thw[1:]` in patches (then pass
+        `spatial_merge_size=2` there) or the grid in tokens.
+    timestamp_tokens : int or callable
+        How many tokens the text of one timestamp takes: an int `>= 1` for all of them,
+        or a function from the text (such as `"<0.5 seconds>"`) to its number of tokens,
+        for example `lambda text: len(tokenizer(text).input_ids)` with the model's
+        tokenizer.
+    temporal_patch_size : int, default 2
+        Frames per temporal patch, `>= 1` (Qwen3-VL's video processor: 2).
+
+    Returns
+    -------
+    timestamps : list of str
+        One text per temporal patch, `"<0.5 seconds>"` style, as the processor writes it.
+    segments : list
+        The video in the format of `mrope_position_ids`: `[k_0 + 1, (1, h, w), 1 + k_1 +
+        1, (1, h, w), ..., 1]`, where `k_i` is the number of tokens of `timestamps[i]` and
+        the ones are `<|vision_start|>` and `<|vision_end|>`. Put the prompt's other text
+        before and after it.
+
+    Raises
+    ------
+    TypeError
+        If `frame_indices` does not hold integers, `video_fps` is not a real number,
+        `grid_hw` is not a pair of integers, or `timestamp_tokens` is neither an integer
+        nor callable (or returns a non-integer).
+    ValueError
+        If `frame_indices` is not 1-D and non-empty or has a negative index, `video_fps`
+        is not finite `> 0`, or a size or a token count is `< 1`.
+
+    References
+    ----------
+    - Qwen Team, "Qwen3-VL Technical Report", 2025, arXiv:2511.21631,
+      section 2 (text timestamps instead of time ids).
+    - Hugging Face Transformers 5.24,
+      `src/transformers/models/qwen3_vl/processing_qwen3_vl.py`
+      (`Qwen3VLProcessor.replace_video_token`, `_calculate_timestamps`),
+      `video_processing_qwen3_vl.py` (`sample_frames`, `fps = 2`,
+      `temporal_patch_size = 2`) and `modeling_qwen3_vl.py`
+      (`Qwen3VLModel.get_rope_index`: `video_grid_thw` split into one-frame grids).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from posenc import mrope_position_ids, qwen3vl_video_segments
+    >>> frames = np.arange(0, 96, 24)  # 1 frame a second from a 24 fps video
+    >>> stamps, segments = qwen3vl_video_segments(frames, 24.0, (1, 2), timestamp_tokens=3)
+    >>> stamps
+    ['<0.5 seconds>', '<2.5 seconds>']
+    >>> segments
+    [4, (1, 1, 2), 5, (1, 1, 2), 1]
+    >>> print(mrope_position_ids(segments)[0])  # time ids: each frame's 2 tokens share one
+    [ 0  1  2  3  4  4  6  7  8  9 10 11 11 13]
+    """
+    indices = np.asarray(frame_indices)
+    if not np.issubdtype(indices.dtype, np.integer):
+        raise TypeError(f"frame_indices must hold integers, got an array of dtype {indices.dtype}")
+    if indices.ndim != 1 or indices.size == 0:
+        raise ValueError(
+            f"frame_indices must have shape (n_frames,) with n_frames >= 1, got shape "
+            f"{indices.shape}"
+        )
+    if np.any(indices < 0):
+        raise ValueError(f"frame_indices must be >= 0, got {indices.min()}")
+    video_fps = check_positive_real("video_fps", video_fps)
+    h, w = _check_grid("grid_hw", grid_hw)
+    patch = check_integer("temporal_patch_size", temporal_patch_size, minimum=1)
+    if not callable(timestamp_tokens):
+        check_integer("timestamp_tokens", timestamp_tokens, minimum=1)
+    padded = np.concatenate([indices, np.repeat(indices[-1], -indices.size % patch)])
+    times = padded.reshape(-1, patch) / video_fps
+    middles = (times[:, 0] + times[:, -1]) / 2
+    timestamps = [f"<{float(t):.1f} seconds>" for t in middles]
+    counts = [
+        check_integer(
+            f"timestamp_tokens({text!r})",
+            timestamp_tokens(text) if callable(timestamp_tokens) else timestamp_tokens,
+            minimum=1,
+        )
+        for text in timestamps
+    ]
+    segments: list[int | tuple[int, int, int]] = [counts[0] + 1]
+    for count_after in [*counts[1:], None]:
+        segments.append((1, h, w))
+        segments.append(1 if count_after is None else count_after + 2)
+    return timestamps, segments

@@ -39,7 +39,7 @@ from posenc import sinusoidal_encoding
 from collections.abc import Mapping
 
 from posenc._validation import check_choice
-from posenc.rope_scaling import frequencies_from_config
+from posenc.model_config import frequencies_from_config
 from posenc.rotary import DEFAULT_BASE, LAYOUTS, rotary_frequencies
 
 __all__ = ["RotaryEmbedding", "SinusoidalPositionalEncoding"]

@@ -25,10 +25,9 @@ screen checks of the same pages, 103 s as two tests, each loading the page, and 
 import pytest
 from playwright.sync_api import Page, expect
 
-from support import screen_fit
+from support import axe, screen_fit
 from support.pages import ALL_PAGES
 from support.project import TURKISH
-from support.tools import npm_file
 
 NOT_FOUND_PAGES = ["404.html", TURKISH.url_prefix + "404.html"]
 # Palette -> Material's scheme, and the screen it is read on. mkdocs.yml picks the palette from
@@ -44,22 +43,9 @@ RENDER_ALL = "* { content-visibility: visible !important; }"
 SETTLED = "() => !document.getAnimations().some(animation => animation instanceof CSSTransition)"
 
 
-# Each violated rule's id -> the first few elements that break it, as axe's selectors.
-VIOLATIONS = """async () => {
-  const results = await axe.run(document, {resultTypes: ["violations"]});
-  return Object.fromEntries(results.violations.map(
-    rule => [rule.id, rule.nodes.slice(0, 5).map(node => node.target)]));
-}"""
-
-
 @pytest.fixture(scope="session")
 def axe_script() -> str:
-    """axe-core as pinned in tests/npm, to inject into a page.
-
-    That version, not the older one axe-playwright-python bundles (4.12), whose colour-contrast
-    rule takes three times as long on these pages as 4.14's, with the same findings.
-    """
-    return npm_file("axe-core/axe.min.js").read_text(encoding="utf-8")
+    return axe.script()
 
 
 @pytest.mark.parametrize("path", ALL_PAGES + NOT_FOUND_PAGES)
@@ -73,7 +59,7 @@ def test_page_has_no_accessibility_violation_and_fits_every_screen(
     expect(body).to_have_attribute("data-md-color-scheme", PALETTES["light"])
     tab.add_style_tag(content=RENDER_ALL)
     tab.evaluate(axe_script)  # once: the palette changes in place, the document stays
-    found = {"light": tab.evaluate(VIOLATIONS)}
+    found = {"light": tab.evaluate(axe.VIOLATIONS)}
     unfit = screen_fit.problems(tab)
     tab.emulate_media(color_scheme="light")
     tab.set_viewport_size(SCREENS["light"])
@@ -84,5 +70,5 @@ def test_page_has_no_accessibility_violation_and_fits_every_screen(
     # The phone's layout changes colours of the navigation with a transition: read them once
     # they have ended.
     tab.wait_for_function(SETTLED)
-    found["dark"] = tab.evaluate(VIOLATIONS)
+    found["dark"] = tab.evaluate(axe.VIOLATIONS)
     assert (found, unfit) == ({"light": {}, "dark": {}}, [])

@@ -6,7 +6,13 @@ The resizing against PyTorch's bicubic interpolation is in tests/oracle/test_gri
 import numpy as np
 import pytest
 
-from posenc import grid_positions, resize_position_table, sincos_2d
+from posenc import (
+    axial_rotary_angles,
+    grid_positions,
+    patch_center_coordinates,
+    resize_position_table,
+    sincos_2d,
+)
 
 # --- The 2-D sine-cosine table ----------------------------------------------------------
 
@@ -151,6 +157,91 @@ def test_merge_blocks_are_contiguous():
 def test_grid_positions_bad_merge():
     with pytest.raises(ValueError, match="merge_size must divide grid_h and grid_w"):
         grid_positions(4, 5, merge_size=2)
+
+
+# --- DINOv3: patch centres in [-1, 1] ---------------------------------------------------
+
+
+def dinov3_coords(height, width, normalize_coords):
+    """RopePositionEmbedding.forward's coordinates, transcribed from `facebookresearch/dinov3`,
+    `dinov3/layers/rope_position_encoding.py` (in NumPy, before the training-time moves).
+    """
+    if normalize_coords == "max":
+        coords_h = np.arange(0.5, height) / max(height, width)
+        coords_w = np.arange(0.5, width) / max(height, width)
+    elif normalize_coords == "min":
+        coords_h = np.arange(0.5, height) / min(height, width)
+        coords_w = np.arange(0.5, width) / min(height, width)
+    else:
+        coords_h = np.arange(0.5, height) / height
+        coords_w = np.arange(0.5, width) / width
+    coords = np.stack(np.meshgrid(coords_h, coords_w, indexing="ij"), axis=-1).reshape(-1, 2)
+    return 2.0 * coords - 1.0
+
+
+@pytest.mark.parametrize(("grid_h", "grid_w"), [(1, 1), (2, 4), (14, 14), (7, 3), (1, 9)])
+@pytest.mark.parametrize("mode", ["separate", "max", "min"])
+def test_patch_centres_are_dinov3_formula(grid_h, grid_w, mode):
+    out = patch_center_coordinates(grid_h, grid_w, normalize_coords=mode)
+    assert out.shape == (grid_h * grid_w, 2)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, dinov3_coords(grid_h, grid_w, mode), rtol=0, atol=1e-15)
+
+
+def test_patch_centres_by_hand():
+    np.testing.assert_array_equal(patch_center_coordinates(1, 1), [[0.0, 0.0]])
+    np.testing.assert_array_equal(
+        patch_center_coordinates(2, 2), [[-0.5, -0.5], [-0.5, 0.5], [0.5, -0.5], [0.5, 0.5]]
+    )
+
+
+@pytest.mark.parametrize("side", [7, 14, 16, 32, 64])
+def test_separate_fills_the_same_box_at_every_resolution(side):
+    # The first and last centres sit half a patch inside -1 and 1: the box is the same,
+    # only the spacing 2 / side changes; the order is the row-major order of grid_positions.
+    y, x = patch_center_coordinates(side, 2 * side).T
+    assert y.min() == pytest.approx(-1 + 1 / side)
+    assert y.max() == pytest.approx(1 - 1 / side)
+    assert x.min() == pytest.approx(-1 + 1 / (2 * side))
+    np.testing.assert_allclose(np.diff(np.unique(y)), 2 / side)
+    rows, cols = grid_positions(side, 2 * side)
+    np.testing.assert_allclose(y, 2 * (rows + 0.5) / side - 1)
+    np.testing.assert_allclose(x, 2 * (cols + 0.5) / (2 * side) - 1)
+
+
+def test_max_and_min_keep_patches_square():
+    for mode in ("max", "min"):
+        y, x = patch_center_coordinates(3, 6, normalize_coords=mode).T
+        assert np.diff(np.unique(y))[0] == pytest.approx(np.diff(np.unique(x))[0])
+    y, x = patch_center_coordinates(3, 6, normalize_coords="max").T
+    assert x.max() < 1
+    assert y.max() < 0  # the shorter axis stops at 0
+    y, x = patch_center_coordinates(3, 6, normalize_coords="min").T
+    assert y.max() < 1 < x.max()  # the longer axis goes past 1
+
+
+def test_dinov3_rope_is_axial_rope_on_centres_times_two_pi():
+    # Pair j of the row half turns by 2 pi y / period_j, period_j = 100 ** (4 j / head_dim)
+    # (DINOv3's `periods` with base 100); the column half likewise with x.
+    head_dim = 16
+    coords = patch_center_coordinates(3, 4)
+    periods = 100.0 ** (2 * np.arange(head_dim // 4) / (head_dim // 2))
+    expected = (2 * np.pi * coords[:, :, None] / periods).reshape(len(coords), -1)
+    angles = axial_rotary_angles(2 * np.pi * coords.T, head_dim, base=100.0)
+    np.testing.assert_allclose(angles, expected, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "message"),
+    [
+        ((0, 3), {}, ValueError, "grid_h must be an integer >= 1"),
+        ((3, 2.0), {}, TypeError, "grid_w must be an integer"),
+        ((3, 3), {"normalize_coords": "mean"}, ValueError, "normalize_coords must be one of"),
+    ],
+)
+def test_patch_centres_bad_input(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        patch_center_coordinates(*args, **kwargs)
 
 
 # --- Resizing a learned table ------------------------------------------------------------

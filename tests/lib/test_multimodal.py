@@ -18,6 +18,7 @@ from posenc import (
     grid_positions,
     mrope_angles,
     mrope_position_ids,
+    qwen3vl_video_segments,
     rotary_frequencies,
 )
 
@@ -354,3 +355,274 @@ def test_mrope_is_not_axial_rope():
 def test_mrope_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# --- Qwen2.5-VL: time ids aligned to seconds ------------------------------------------------
+
+
+def test_time_interval_by_hand():
+    # Qwen2.5-VL: temporal patch i gets start + floor(i * interval); the text after the
+    # video starts one after the largest id, here the last time id.
+    positions = mrope_position_ids([1, (3, 1, 2), 1], time_interval=2)
+    np.testing.assert_array_equal(
+        positions,
+        [[0, 1, 1, 3, 3, 5, 5, 6], [0, 1, 1, 1, 1, 1, 1, 6], [0, 1, 2, 1, 2, 1, 2, 6]],
+    )
+    half = mrope_position_ids([(5, 1, 1)], time_interval=0.5)
+    np.testing.assert_array_equal(half[0], [0, 0, 1, 1, 2])  # truncated, not rounded
+
+
+def test_time_interval_default_is_one_id_per_temporal_patch():
+    segments = [2, (1, 2, 4), 1, (3, 4, 2), 2]
+    np.testing.assert_array_equal(
+        mrope_position_ids(segments, spatial_merge_size=2),
+        mrope_position_ids(segments, spatial_merge_size=2, time_interval=1),
+    )
+
+
+def test_time_interval_per_grid_leaves_images_alone():
+    segments = [1, (1, 2, 2), 1, (3, 2, 2), 1, (2, 1, 1)]
+    ours = mrope_position_ids(segments, time_interval=[7.0, 3.0, 10.0])
+    np.testing.assert_array_equal(ours, mrope_position_ids(segments, time_interval=[1, 3, 10]))
+    first_video = ours[0, 6:18].reshape(3, 4)  # after 1 + 4 + 1 tokens: 3 patches of 4
+    np.testing.assert_array_equal(first_video[:, 0] - first_video[0, 0], [0, 3, 6])
+    last_video = ours[0, -2:]
+    assert last_video[1] - last_video[0] == 10
+
+
+def test_time_ids_align_two_frame_rates():
+    # 2 tokens a second (Qwen's code), 2 frames per temporal patch: 2 ids per patch at
+    # 2 fps (a patch lasts 1 s), 4 ids per patch at 1 fps (2 s). The time id counts
+    # half-seconds whatever the frame rate, so second 4 has id 8 in both videos.
+    tokens_per_second, temporal_patch_size = 2, 2
+    ids = {}
+    for fps, n_patches in [(2.0, 6), (1.0, 3)]:
+        interval = tokens_per_second * temporal_patch_size / fps
+        positions = mrope_position_ids([(n_patches, 1, 1)], time_interval=interval)
+        seconds = np.arange(n_patches) * temporal_patch_size / fps
+        ids[fps] = dict(zip(seconds.tolist(), positions[0].tolist(), strict=True))
+    assert ids[2.0][4.0] == ids[1.0][4.0] == 8
+    assert ids[2.0][2.0] == ids[1.0][2.0] == 4
+    # Without time_interval the second-4 patches would get 4 and 2.
+    assert mrope_position_ids([(6, 1, 1)])[0, 4] == 4
+    assert mrope_position_ids([(3, 1, 1)])[0, 2] == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(1, 4),
+            st.tuples(st.integers(1, 5), st.integers(1, 4), st.integers(1, 4)),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.floats(0.1, 30.0, allow_nan=False),
+)
+def test_each_segment_starts_after_the_largest_id(segments, interval):
+    positions = mrope_position_ids(segments, time_interval=interval)
+    sizes = [s if isinstance(s, int) else s[0] * s[1] * s[2] for s in segments]
+    starts = np.cumsum([0, *sizes])
+    for begin, end, after in zip(starts[:-2], starts[1:-1], starts[1:-1], strict=True):
+        assert positions[:, after].min() == positions[:, begin:end].max() + 1
+    assert np.all(np.diff(positions[0][starts[:-1]]) > 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"time_interval": 0}, ValueError, r"time_interval must be a finite real number > 0"),
+        ({"time_interval": -2.0}, ValueError, "time_interval must be a finite real number > 0"),
+        ({"time_interval": "2"}, TypeError, "time_interval must be a finite real number"),
+        ({"time_interval": [1.0]}, ValueError, r"one per grid segment \(2\)"),
+        ({"time_interval": [[1.0, 2.0]]}, ValueError, r"one per grid segment \(2\)"),
+        ({"time_interval": [1.0, np.inf]}, ValueError, r"time_interval\[1\] must be a finite"),
+    ],
+)
+def test_time_interval_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        mrope_position_ids([1, (1, 2, 2), (3, 2, 2)], **kwargs)
+
+
+# --- Qwen3-VL: interleaved M-RoPE ---------------------------------------------------------------
+
+
+def qwen3_vl_recomposition(freqs, mrope_section):
+    """Qwen3VLTextRotaryEmbedding.recomposition_frequencies, transcribed from Hugging Face
+    Transformers 5.24, `models/qwen3_vl/modeling_qwen3_vl.py`, for one half of the angles:
+    `freqs` has shape (3, n, pairs), the angles by the time, height and width positions.
+    """
+    out = freqs[0].copy()
+    for dim, offset in enumerate((1, 2), start=1):
+        idx = slice(offset, mrope_section[dim] * 3, 3)
+        out[..., idx] = freqs[dim, ..., idx]
+    return out
+
+
+@pytest.mark.parametrize("section", [[24, 20, 20], [3, 2, 2], [2, 1, 1], [1, 1, 1], [5, 1, 0]])
+def test_interleaved_angles_are_qwen3_vl_recomposition(section):
+    positions = np.random.default_rng(len(section)).integers(-50, 50, size=(3, 7))
+    theta = rotary_frequencies(2 * sum(section), base=5e6)
+    expected = qwen3_vl_recomposition(positions[:, :, None] * theta, section)
+    ours = mrope_angles(positions, mrope_section=section, base=5e6, mrope_interleaved=True)
+    np.testing.assert_allclose(ours, expected, rtol=1e-15, atol=0)
+
+
+def axis_of_each_pair(section, interleaved):
+    """The axis ("T", "H" or "W") that turns each pair, read from the angles."""
+    angles = mrope_angles(
+        np.eye(3, dtype=int), mrope_section=section, mrope_interleaved=interleaved
+    )
+    return "".join("THW"[a] for a in np.argmax(angles != 0, axis=0))
+
+
+def test_qwen3_vl_split_interleaves_pairs_0_to_59_and_gives_the_tail_to_time():
+    axes = axis_of_each_pair([24, 20, 20], True)
+    assert axes == "THW" * 20 + "TTTT"
+    assert (axes.count("T"), axes.count("H"), axes.count("W")) == (24, 20, 20)
+    assert axis_of_each_pair([16, 24, 24], False) == "T" * 16 + "H" * 24 + "W" * 24
+
+
+def test_interleaving_gives_time_the_slowest_frequency():
+    # Qwen2-VL's blocks give time only the 16 fastest pairs; interleaved, time has pairs
+    # spread over the whole ladder, down to the slowest, pair 63.
+    theta = rotary_frequencies(128, base=1e6)
+    blocked = axis_of_each_pair([16, 24, 24], False)
+    interleaved = axis_of_each_pair([24, 20, 20], True)
+    lowest = {
+        name: theta[[i for i, a in enumerate(axes) if a == "T"]].min()
+        for name, axes in [("blocked", blocked), ("interleaved", interleaved)]
+    }
+    assert lowest["blocked"] == pytest.approx(theta[15])
+    assert lowest["interleaved"] == theta[63]
+    assert lowest["blocked"] / lowest["interleaved"] > 1e4
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([[1, 1, 1], [3, 2, 2], [24, 20, 20], [4, 1, 1]]).flatmap(
+        lambda section: st.tuples(
+            st.just(section), arrays(np.float64, (4, 2 * sum(section)), elements=finite)
+        )
+    ),
+    arrays(np.int64, (4,), elements=st.integers(-500, 500)),
+    st.sampled_from(LAYOUTS),
+)
+def test_interleaved_text_tokens_get_one_dimensional_rope(data, positions, layout):
+    section, x = data
+    out = apply_mrope(
+        x, np.stack([positions] * 3), mrope_section=section, layout=layout, mrope_interleaved=True
+    )
+    np.testing.assert_allclose(
+        out, apply_rotary(x, positions, layout=layout), rtol=1e-12, atol=1e-12
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([[1, 1, 1], [3, 2, 2], [2, 1, 1]]).flatmap(
+        lambda section: st.tuples(
+            st.just(section), arrays(np.float64, (2, 2 * sum(section)), elements=finite)
+        )
+    ),
+    arrays(np.int64, (3, 2), elements=st.integers(-40, 40)),
+    arrays(np.int64, (3,), elements=st.integers(-40, 40)),
+)
+def test_interleaved_scores_depend_only_on_the_3d_offset(data, positions, shift):
+    section, (q, k) = data
+
+    def rotate(x, where):
+        return apply_mrope(x, where[:, None], mrope_section=section, mrope_interleaved=True)
+
+    p_q, p_k = positions.T
+    moved = score(q, k, p_q + shift, p_k + shift, rotate)
+    assert moved == pytest.approx(score(q, k, p_q, p_k, rotate), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("section", "interleaved", "error", "message"),
+    [
+        ([2, 3, 3], True, ValueError, r"mrope_section=\[2, 3, 3\] needs 9 pairs"),
+        ([0, 3, 1], True, ValueError, "needs 8 pairs"),
+        ([1, 1, 1], "yes", TypeError, "mrope_interleaved must be a bool"),
+        ([0, 0, 0], True, ValueError, "must not sum to 0"),
+    ],
+)
+def test_interleaved_bad_input(section, interleaved, error, message):
+    with pytest.raises(error, match=message):
+        mrope_angles(np.zeros((3, 1), int), mrope_section=section, mrope_interleaved=interleaved)
+
+
+# --- Qwen3-VL: text timestamps ------------------------------------------------------------------
+
+
+def test_video_segments_by_hand():
+    # Frames 0, 24, 48, 72 of a 24 fps video: times 0, 1, 2, 3 s; two frames per temporal
+    # patch, each written at the mean of its first and last frame.
+    stamps, segments = qwen3vl_video_segments([0, 24, 48, 72], 24.0, (4, 6), timestamp_tokens=6)
+    assert stamps == ["<0.5 seconds>", "<2.5 seconds>"]
+    assert segments == [7, (1, 4, 6), 8, (1, 4, 6), 1]
+
+
+def test_video_segments_repeat_the_last_frame_and_count_tokens_per_text():
+    stamps, segments = qwen3vl_video_segments(
+        [0, 15, 30, 45, 300], 30.0, (2, 2), timestamp_tokens=len
+    )
+    # (0 + 0.5) / 2, (1 + 1.5) / 2, and frame 300 paired with itself: 10 s.
+    assert stamps == ["<0.2 seconds>", "<1.2 seconds>", "<10.0 seconds>"]
+    assert segments == [14, (1, 2, 2), 15, (1, 2, 2), 16, (1, 2, 2), 1]
+    one_frame = qwen3vl_video_segments(
+        [0, 15, 30], 30.0, (2, 2), timestamp_tokens=1, temporal_patch_size=1
+    )
+    assert one_frame[0] == ["<0.0 seconds>", "<0.5 seconds>", "<1.0 seconds>"]
+
+
+def test_video_segments_give_each_frame_one_time_id():
+    _, segments = qwen3vl_video_segments(np.arange(0, 120, 12), 24.0, (4, 4), timestamp_tokens=5)
+    positions = mrope_position_ids([2, *segments, 3], spatial_merge_size=2)
+    sizes = [s if isinstance(s, int) else s[1] * s[2] // 4 for s in [2, *segments, 3]]
+    starts = np.cumsum([0, *sizes])
+    grids = [i for i, s in enumerate([2, *segments, 3]) if not isinstance(s, int)]
+    assert len(grids) == 5
+    firsts = []
+    for i in grids:
+        frame = positions[:, starts[i] : starts[i + 1]]
+        assert np.all(frame[0] == frame[0, 0])  # one time id per frame
+        np.testing.assert_array_equal(np.unique(frame[1]) - frame[1].min(), [0, 1])
+        firsts.append(frame[0, 0])
+    # Between two frames: the 2 tokens after the grid's largest id, 1 end + 5 + 1 start.
+    np.testing.assert_array_equal(np.diff(firsts), [2 + 7] * 4)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "message"),
+    [
+        (([0.0, 1.0], 24.0, (2, 2)), {}, TypeError, "frame_indices must hold integers"),
+        (([], 24.0, (2, 2)), {}, TypeError, "frame_indices must hold integers"),
+        ((np.zeros((0,), int), 24.0, (2, 2)), {}, ValueError, "n_frames >= 1"),
+        (([[0, 1]], 24.0, (2, 2)), {}, ValueError, r"frame_indices must have shape \(n_frames,\)"),
+        (([0, -1], 24.0, (2, 2)), {}, ValueError, "frame_indices must be >= 0"),
+        (([0, 1], 0.0, (2, 2)), {}, ValueError, "video_fps must be a finite real number > 0"),
+        (([0, 1], 24.0, (2, 2, 2)), {}, ValueError, "grid_hw must be a pair"),
+        (([0, 1], 24.0, (2, 0)), {}, ValueError, r"grid_hw\[1\] \(grid_w\) must be"),
+        (([0, 1], 24.0, (2, 2)), {"timestamp_tokens": 0}, ValueError, "timestamp_tokens must"),
+        (([0, 1], 24.0, (2, 2)), {"timestamp_tokens": 1.5}, TypeError, "timestamp_tokens must"),
+        (
+            ([0, 1], 24.0, (2, 2)),
+            {"timestamp_tokens": lambda text: 0},
+            ValueError,
+            r"timestamp_tokens\('<0.0 seconds>'\) must be an integer >= 1",
+        ),
+        (
+            ([0, 1], 24.0, (2, 2)),
+            {"timestamp_tokens": 2, "temporal_patch_size": 0},
+            ValueError,
+            "temporal_patch_size must be an integer >= 1",
+        ),
+    ],
+)
+def test_video_segments_bad_input(args, kwargs, error, message):
+    kwargs = {"timestamp_tokens": 3, **kwargs}
+    with pytest.raises(error, match=message):
+        qwen3vl_video_segments(*args, **kwargs)

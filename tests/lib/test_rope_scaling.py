@@ -496,3 +496,200 @@ def test_longrope_needs_its_own_original_length_and_never_takes_the_trained_one(
 def test_a_rope_theta_argument_of_zero_is_refused_not_replaced():
     with pytest.raises(ValueError, match="rope_theta"):
         frequencies_from_config(8, {"rope_type": "default"}, rope_theta=0.0)
+
+
+# --- numbers the Longer contexts lesson prints --------------------------------------------------
+
+
+def test_yarn_on_a_short_input_moves_the_angles_of_40_of_64_pairs():
+    # "When to turn YaRN on": Qwen2-7B's RoPE (head_dim 128, base 1e6, L = 32768), YaRN by 4.
+    # The ramp of the reference code runs from pair floor(23.6) = 23 to pair ceil(39.6) = 40.
+    plain = {"rope_type": "default", "rope_theta": 1e6}
+    yarn = plain | {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    off, _ = frequencies_from_config(128, plain)
+    on, attention_factor = frequencies_from_config(128, yarn)
+    np.testing.assert_allclose(on, yarn_reference(128, 1e6, 4.0, 32768), rtol=1e-12)
+    np.testing.assert_allclose((off / on)[:24], 1.0)  # kept
+    np.testing.assert_allclose((off / on)[40:], 4.0)  # interpolated as in PI
+    assert np.sum(~np.isclose(on, off)) == 40
+    shifts = [distance * (off - on) for distance in (100, 1000, 4000)]
+    assert [round(float(shift.max()), 3) for shift in shifts] == [0.052, 0.523, 2.092]
+    assert [int(np.sum(shift > 0.1)) for shift in shifts] == [0, 18, 24]
+    assert [round(float(np.degrees(shift.max()))) for shift in shifts] == [3, 30, 120]
+    assert 24 <= int(np.argmax(shifts[1])) < 40  # the ramp moves most, not the slowest pairs
+    assert attention_factor == pytest.approx(0.1 * math.log(4.0) + 1)
+    assert round(attention_factor**2, 4) == 1.2965  # on every score, short inputs included
+
+
+def test_longrope_attention_factor_of_phi3_is_the_square_root_of_17_over_12():
+    # ln 32 / ln 4096 = 5 ln 2 / (12 ln 2): 1.1902 on queries and keys, 1.4167 on the scores.
+    factor = longrope_attention_factor(131072 / 4096, 4096)
+    assert factor**2 == pytest.approx(17 / 12, rel=1e-14)
+    assert (round(factor, 4), round(factor**2, 4)) == (1.1902, 1.4167)
+
+
+# --- a whole configuration (config.to_dict()) ---------------------------------------------------
+# Dictionaries shaped like Transformers 5.24's to_dict(), written out; the comparison with each
+# model's rotary embedding is in tests/oracle/test_config_oracle.py.
+
+LLAMA31 = {
+    "model_type": "llama",
+    "num_hidden_layers": 2,
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "head_dim": 128,
+    "max_position_embeddings": 131072,
+    "rope_parameters": {"rope_type": "llama3", "factor": 8.0, "rope_theta": 500000.0}
+    | {"low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+}
+GEMMA3_CONFIG = {
+    "model_type": "gemma3_text",
+    "num_hidden_layers": 6,
+    "head_dim": 256,
+    "sliding_window": 1024,
+    "max_position_embeddings": 131072,
+    "layer_types": ["sliding_attention"] * 5 + ["full_attention"],
+    "rope_parameters": GEMMA3,
+}
+
+
+def test_config_form_reads_what_the_other_form_is_given():
+    got, factor = frequencies_from_config(LLAMA31)
+    expected, expected_factor = frequencies_from_config(
+        128, LLAMA31["rope_parameters"], max_position_embeddings=131072
+    )
+    np.testing.assert_array_equal(got, expected)
+    assert factor == expected_factor == 1.0
+    full, _ = frequencies_from_config(GEMMA3_CONFIG, layer_type="full_attention")
+    np.testing.assert_array_equal(full, rotary_frequencies(256, base=1e6) / 8)
+
+
+def test_config_head_dim_falls_back_to_hidden_size_over_heads():
+    config = LLAMA31 | {"head_dim": None, "hidden_size": 3072, "num_attention_heads": 32}
+    got, _ = frequencies_from_config(config | {"rope_parameters": {"rope_theta": 1e4}})
+    np.testing.assert_array_equal(got, rotary_frequencies(96))
+
+
+def test_config_partial_rotary_factor_at_the_top_and_mrope_keys_inside():
+    qwen3_vl = {
+        "model_type": "qwen3_vl",
+        "text_config": LLAMA31
+        | {"partial_rotary_factor": 0.5}
+        | {
+            "rope_parameters": {"rope_type": "default", "rope_theta": 5e6}
+            | {"mrope_section": [24, 20, 20], "mrope_interleaved": True}
+        },
+    }
+    got, _ = frequencies_from_config(qwen3_vl)
+    np.testing.assert_array_equal(got, rotary_frequencies(128, base=5e6, rotary_dim=64))
+
+
+def test_config_phi3_original_length_at_the_top_wins_over_the_dictionary():
+    phi3 = {
+        "num_hidden_layers": 2,
+        "hidden_size": 64,
+        "num_attention_heads": 8,  # head_dim 8: PHI3's 4 pairs
+        "max_position_embeddings": 131072,
+        "original_max_position_embeddings": 4096,
+        "rope_parameters": PHI3 | {"original_max_position_embeddings": 100},
+    }
+    theta = rotary_frequencies(8)
+    short, factor = frequencies_from_config(phi3, seq_len=4096)
+    np.testing.assert_array_equal(short, theta / np.array(PHI3["short_factor"]))
+    assert factor == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+    long, _ = frequencies_from_config(phi3, seq_len=4097)
+    np.testing.assert_array_equal(long, theta / np.array(PHI3["long_factor"]))
+
+
+def test_config_llama3_with_equal_frequency_factors_divides_the_slow_pairs_only():
+    # Llama 4 Scout: low_freq_factor = high_freq_factor = 1, no band between; Transformers'
+    # formula then keeps the pairs shorter than 8192 positions and divides the longer ones.
+    scout = {
+        "num_hidden_layers": 4,
+        "head_dim": 128,
+        "max_position_embeddings": 262144,
+        "rope_parameters": LLAMA31["rope_parameters"]
+        | {"factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0},
+    }
+    theta = rotary_frequencies(128, base=500000.0)
+    got, _ = frequencies_from_config(scout)
+    slow = 2 * np.pi / theta > 8192
+    assert 0 < slow.sum() < slow.size
+    np.testing.assert_array_equal(got, np.where(slow, theta / 16, theta))
+    flat, _ = frequencies_from_config(128, scout["rope_parameters"])
+    np.testing.assert_array_equal(flat, got)
+
+
+def test_config_layers_without_rope_are_refused_pointing_to_layer_schedule():
+    cohere2 = {
+        "model_type": "cohere2",
+        "num_hidden_layers": 4,
+        "head_dim": 128,
+        "sliding_window": 4096,
+        "layer_types": ["sliding_attention"] * 3 + ["full_attention"],
+        "rope_parameters": {"rope_type": "default", "rope_theta": 50000.0},
+    }
+    with pytest.raises(ValueError, match=r"'full_attention' \(layers \[3\]\).*NoPE.*layer_sch"):
+        frequencies_from_config(cohere2, layer_type="full_attention")
+    got, _ = frequencies_from_config(cohere2)  # its rotating layers share one set
+    np.testing.assert_array_equal(got, rotary_frequencies(128, base=50000.0))
+    llama4 = LLAMA31 | {"num_hidden_layers": 4, "no_rope_layers": [1, 1, 1, 0]}
+    llama4["layer_types"] = ["chunked_attention"] * 3 + ["full_attention"]
+    llama4["attention_chunk_size"] = 8192
+    with pytest.raises(ValueError, match="NoPE"):
+        frequencies_from_config(llama4, layer_type="full_attention")
+    nowhere = LLAMA31 | {"no_rope_layers": [0, 0]}
+    with pytest.raises(ValueError, match="no layer of the configuration applies RoPE"):
+        frequencies_from_config(nowhere)
+    gemma = GEMMA3_CONFIG | {"rope_parameters": GEMMA3 | {"full_attention": None}}
+    with pytest.raises(ValueError, match=r"'full_attention' \(layers \[5\]\).*NoPE"):
+        frequencies_from_config(gemma, layer_type="full_attention")
+
+
+@pytest.mark.parametrize(
+    ("config", "kwargs", "error", "message"),
+    [
+        (GEMMA3_CONFIG, {}, ValueError, r"split by layer type: pass layer_type, one of \['full_"),
+        (GEMMA3_CONFIG, {"layer_type": "chunked_attention"}, ValueError, "layer types"),
+        (LLAMA31, {"max_position_embeddings": 8192}, TypeError, "max_position_embeddings"),
+        (LLAMA31, {"rope_theta": 1e4}, TypeError, r"reads \['rope_theta'\] from the config"),
+        (LLAMA31 | {"head_dim": None, "qk_rope_head_dim": 64}, {}, KeyError, "qk_rope_head_dim"),
+        (LLAMA31 | {"head_dim": None, "hidden_size": None}, {}, KeyError, "'hidden_size'"),
+        (LLAMA31 | {"rope_parameters": {"rope_type": "su"}}, {}, ValueError, "rope_type must be"),
+        (
+            LLAMA31 | {"per_layer_config": {"1": {"head_dim": 64}}},
+            {},
+            ValueError,
+            "layers 0 and 1 .* differ",
+        ),
+        (LLAMA31 | {"max_position_embeddings": 0}, {}, ValueError, "max_position_embeddings"),
+    ],
+)
+def test_config_form_refusals_name_the_key(config, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        frequencies_from_config(config, **kwargs)
+
+
+def test_config_form_refuses_a_rope_parameters_argument():
+    with pytest.raises(TypeError, match=r"reads \['rope_parameters'\]"):
+        frequencies_from_config(LLAMA31, {"rope_type": "default"})  # type: ignore[call-overload]
+
+
+def test_config_form_transformers_4_top_level_rope_theta_or_a_warning():
+    old = {
+        "num_hidden_layers": 2,
+        "head_dim": 64,
+        "rope_scaling": {"type": "linear", "factor": 2.0},
+    }
+    got, _ = frequencies_from_config(old | {"rope_theta": 500000.0})
+    np.testing.assert_array_equal(got, rotary_frequencies(64, base=500000.0) / 2)
+    with pytest.warns(UserWarning, match=r"configuration has no 'rope_theta'.*using 10,000") as w:
+        got, _ = frequencies_from_config(old)
+    assert w[0].filename == __file__  # the warning points at the caller
+    np.testing.assert_array_equal(got, rotary_frequencies(64) / 2)
+
+
+def test_mrope_keys_are_accepted_in_the_dictionary_form_too():
+    params = {"rope_type": "default", "rope_theta": 1e6, "mrope_section": [16, 24, 24]}
+    got, _ = frequencies_from_config(128, params)
+    np.testing.assert_array_equal(got, rotary_frequencies(128, base=1e6))

@@ -13,6 +13,7 @@ PAGES = [
     "lessons/learned-embeddings/",
     "lessons/rotary/",
     "lessons/longer-contexts/",
+    "lessons/todays-models/",
     "lessons/alibi-t5/",
     "lessons/comparison/",
     "lessons/images-and-video/",
