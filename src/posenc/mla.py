@@ -229,7 +229,8 @@ def mla_scores(
     Each head $h$ joins an unrotated part and a rotated part, and the rotated key part is one
     vector per token shared by all the heads:
 
-    $$q_{h,m} = [q^C_{h,m};\, R_m q^R_{h,m}], \quad k_{h,n} = [k^C_{h,n};\, R_n k^R_n],$$
+    $$q_{h,m} = [q^C_{h,m},\, R_m q^R_{h,m}], \quad k_{h,n} = [k^C_{h,n},\, R_n k^R_n],$$
+
     $$\text{score}_{h,m,n} = s\,(q^C_{h,m} \cdot k^C_{h,n} + R_m q^R_{h,m} \cdot R_n k^R_n),$$
 
     with $R_m$ the rotation of `apply_rotary` at position $m$ and $s$ = `softmax_scale`.

@@ -29,8 +29,9 @@ HTML_BUDGET = 40 * KB
 # Language -> KB gzipped of the search index, which every lesson makes larger: fetched on the
 # first intent to search, it is what a reader waits for before the first results. Measured
 # with seven lessons: 63.4 KB in English, 72.2 KB in Turkish (without code, formulas and
-# quizzes: posenc_site.transforms.search_exclude).
-INDEX_BUDGET = {"en": 70, "tr": 80}
+# quizzes: posenc_site.transforms.search_exclude); with eight lessons, their references and
+# the API reference's 58 entries: 95.1 KB and 107.0 KB, of which the API reference is a third.
+INDEX_BUDGET = {"en": 100, "tr": 112}
 # A word of the longest lesson's prose, in each language.
 QUERY = {"en": "oscillate", "tr": "salınır"}
 # Resolves once the page has run every task it has queued (the browser's idle period): what the

@@ -103,6 +103,13 @@ def test_shuffled_order_is_a_derangement(n):
     assert all(k != i for k, i in enumerate(order))
 
 
+@pytest.mark.parametrize("number", range(1, 9))
+@pytest.mark.parametrize("n", range(3, 7))
+def test_a_match_question_is_never_answered_in_reverse_order(number, n):
+    # The seeds the quizzes use; "match-4-4" gave d-c-b-a on five lessons.
+    assert shuffled_order(n, f"match-{number}-{n}") != tuple(range(n - 1, -1, -1))
+
+
 def test_complete_question_cuts_blanks_out_of_the_file(tmp_path):
     (tmp_path / "code.py").write_text("x = 1 + 2\ny = x * 3\n")
     [question] = parse(

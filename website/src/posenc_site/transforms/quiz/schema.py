@@ -234,7 +234,10 @@ _KINDS = sorted(
 
 
 def shuffled_order(n: int, seed: str) -> tuple[int, ...]:
-    """A deterministic order of ``range(n)`` in which no item keeps its place (for n >= 2).
+    """A deterministic order of ``range(n)``: no item in its place, not the reverse order.
+
+    No item keeps its place for n >= 2, and for n >= 3 the order is not the reverse one
+    either: a reader would soon learn to answer d-c-b-a without reading.
 
     Parameters
     ----------
@@ -250,7 +253,8 @@ def shuffled_order(n: int, seed: str) -> tuple[int, ...]:
     """
     rng = random.Random(seed)
     order = list(range(n))
-    while n >= 2 and any(k == i for k, i in enumerate(order)):
+    reverse = list(range(n - 1, -1, -1))
+    while n >= 2 and (any(k == i for k, i in enumerate(order)) or (n >= 3 and order == reverse)):
         rng.shuffle(order)
     return tuple(order)
 
