@@ -1,11 +1,10 @@
 """The copy button copies code only, and what it copies runs."""
 
-import re
 import subprocess
 import sys
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 LESSON = {"en": "lessons/positional-encoding/", "tr": "tr/lessons/positional-encoding/"}
 
@@ -46,22 +45,3 @@ def test_copying_an_executed_block_copies_its_source_only(tab, site_url, languag
     result = run(text)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "True True True\n"
-
-
-def test_the_copied_notice_is_hidden_until_shown_and_hides_again(tab, site_url):
-    # Transparent is not hidden: a notice left drawn at the foot of the screen is the dark
-    # box behind the text it covers that contrast checks (Lighthouse's) then measure.
-    tab.goto(site_url + LESSON["en"])
-    notice = tab.locator(".md-dialog")
-    visibility = "e => getComputedStyle(e).visibility"
-    assert notice.evaluate(visibility) == "hidden"
-    copied(tab, site_url + LESSON["en"], "div.highlight:has(code .kn):not(:has(.gp))")
-    expect(notice).to_have_class(re.compile("md-dialog--active"))
-    assert notice.evaluate(visibility) == "visible"
-    # Material shows it for 2 s, then fades it out in 0.4 s.
-    expect(notice).not_to_have_class(re.compile("md-dialog--active"), timeout=10_000)
-    tab.wait_for_function(
-        "() => getComputedStyle(document.querySelector('.md-dialog')).visibility === 'hidden'",
-        polling=100,
-        timeout=10_000,
-    )

@@ -126,3 +126,25 @@ def test_language_switcher_stays_on_the_same_page(tab: Page, site_url: str, path
     target_language = SITE.of_url(other).code
     tab.locator(f'a.md-select__link[hreflang="{target_language}"]').click()
     expect(tab).to_have_url(site_url + other)
+
+
+@pytest.mark.parametrize("path", ["lessons/images-and-video/", "tr/lessons/todays-models/"])
+def test_a_lesson_skips_the_layout_of_its_middle_only(tab: Page, site_url: str, path):
+    # theme/partials/theme-style.html: the middle sections wait to be laid out; the first
+    # and the last two do not, or a block above the footer moves it while a checker reads
+    # the page (Lighthouse measured a reference link against the footer's dark background).
+    tab.goto(site_url + path)
+    sections = tab.evaluate(
+        """() => {
+          const blocks = [...document.querySelector(".md-content__inner").children];
+          const h2 = blocks.filter(b => b.tagName === "H2");
+          const part = b => h2.filter(h => h.compareDocumentPosition(b)
+            & Node.DOCUMENT_POSITION_FOLLOWING).length;
+          return blocks.filter(b => !/^H[234]$/.test(b.tagName)).map(b => [part(b),
+            getComputedStyle(b).contentVisibility, b.matches(".pe-quizzes")]);
+        }"""
+    )
+    n_sections = max(part for part, _, _ in sections)
+    for part, visibility, quiz in sections:
+        middle = 2 <= part <= n_sections - 2 and not quiz
+        assert visibility == ("auto" if middle else "visible"), (part, visibility, n_sections)
