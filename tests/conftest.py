@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from support import quiet
 from support.builds import BackgroundRun, SiteBuild
 
 TESTS = Path(__file__).resolve().parent
@@ -27,6 +28,20 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     conftest.py of every tier folder has.
     """
     return True if collection_path.name == "conftest.py" else None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In the main process, clear the lock files that earlier runs left (``support.quiet``)."""
+    if not hasattr(session.config, "workerinput"):
+        quiet.remove_stale()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Each test runs holding the shared lock of ``support.quiet``: a measurement that needs
+    the machine alone (Lighthouse) waits for it, and the next test waits for the measurement."""
+    with quiet.shared(item.config):
+        return (yield)
 
 
 def tier(item: pytest.Item) -> str | None:

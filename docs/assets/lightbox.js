@@ -1,7 +1,7 @@
 // Figures full screen. Each figure of the page (figure.pe-figure: an inline SVG, maybe a
-// caption) gets an "Enlarge figure" button; the button, or a tap on the drawing, shows a copy
+// caption) has an "Enlarge figure" button; the button, or a tap on the drawing, shows a copy
 // of the figure in a modal <dialog> that fills the screen. Without this script the figures
-// show as they are. The words come from this script's tag, in the page's language
+// show as they are (the buttons are hidden: the theme's noscript rule). The words come from this script's tag, in the page's language
 // (posenc_site.publish.page_assets, from the "lightbox" strings of strings/<code>.yml).
 //
 // Why the browser's <dialog> and not GLightbox 3.3.1, the lightbox Material documents
@@ -125,19 +125,16 @@
     box.showModal();
   }
 
-  for (const figure of document.querySelectorAll("figure.pe-figure")) {
-    const svg = figure.querySelector("svg");
-    if (!svg) continue;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "pe-figure__enlarge";
-    button.setAttribute("aria-haspopup", "dialog");
-    const label = document.createElement("span");
-    label.textContent = words.enlarge;
-    button.append(icon(ENLARGE), label);
-    button.addEventListener("click", () => open(figure, svg, button));
-    svg.addEventListener("click", () => open(figure, svg, button));
-    svg.classList.add("pe-figure__zoomable");
-    figure.insertBefore(button, figure.querySelector(":scope > figcaption"));
-  }
+  // The buttons are in the page as built (posenc_site.publish.page_assets): adding one per
+  // figure here changed the page after its first paint, and the style and layout of the whole
+  // lesson that followed was the longest task of its load (some 160 ms of a phone's time on
+  // the longest lessons, measured by Lighthouse). One listener serves every figure.
+  document.addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const trigger = target && target.closest(".pe-figure__enlarge, .pe-figure__zoomable");
+    const figure = trigger && trigger.closest("figure.pe-figure");
+    const picture = figure && figure.querySelector(":scope > svg");
+    if (!picture) return;
+    open(figure, picture, figure.querySelector(":scope > .pe-figure__enlarge"));
+  });
 })();

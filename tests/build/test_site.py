@@ -101,9 +101,15 @@ FIGURE_ALT = {
 @pytest.mark.parametrize("language", ["en", "tr"])
 def test_lesson_has_its_figures_with_alt_text_in_its_language(site, language):
     page = (site / LESSON[language]).read_text(encoding="utf-8")
-    figure = r'<figure class="pe-figure" data-search-exclude[^>]*><svg role="img".*?</figure>'
+    figure = (
+        r'<figure class="pe-figure" data-search-exclude[^>]*>'
+        r'<svg class="pe-figure__zoomable" role="img".*?</figure>'
+    )
     figures = re.findall(figure, page, re.DOTALL)
     assert len(figures) == 3
+    # Each with its "Enlarge figure" button, written into the page in its language.
+    enlarge = SITE.get(language).strings["lightbox"]["enlarge"]
+    assert all(f"<span>{enlarge}</span></button>" in figure for figure in figures)
     titles = [re.search(r"<title id=[^>]*>(.*?)</title>", figure).group(1) for figure in figures]
     for title, expected in zip(titles, FIGURE_ALT[language], strict=True):
         assert title.startswith(expected)

@@ -71,3 +71,48 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
     )
     figcaption = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
     return f'<figure class="pe-figure" data-search-exclude>{drawn}{figcaption}</figure>'
+
+
+_FIGURE = re.compile(
+    r'(<figure class="pe-figure"[^>]*>)(<svg )(.*?)(<figcaption>|</figure>)', re.DOTALL
+)
+# Four corners, 24 × 24: the icon of the button (lightbox.js draws the same for its close).
+_ENLARGE_ICON = (
+    '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M3 3h7v2H5v5H3z'
+    'm11 0h7v7h-2V5h-5zM3 14h2v5h5v2H3zm16 0h2v7h-7v-2h5z"/></svg>'
+)
+
+
+def with_enlarge_buttons(html: str, label: str) -> str:
+    """``html`` with an "Enlarge figure" button in each figure of `to_html`, before its caption.
+
+    Parameters
+    ----------
+    html : str
+        A page, or part of one, holding figures made by `to_html`.
+    label : str
+        The button's words, in the page's language.
+
+    Returns
+    -------
+    str
+        The same HTML; each figure's drawing also carries the class ``pe-figure__zoomable``
+        (a click on it opens the figure too). ``assets/lightbox.js`` opens the figure: written
+        here, the buttons are laid out with the page, not added by the script after it.
+
+    Examples
+    --------
+    >>> page = '<figure class="pe-figure"><svg role="img"></svg></figure>'
+    >>> html = with_enlarge_buttons(page, "Enlarge figure")
+    >>> html.startswith('<figure class="pe-figure"><svg class="pe-figure__zoomable" role=')
+    True
+    >>> html.endswith('<span>Enlarge figure</span></button></figure>')
+    True
+    """
+    button = (
+        '<button type="button" class="pe-figure__enlarge" aria-haspopup="dialog">'
+        f"{_ENLARGE_ICON}<span>{escape(label)}</span></button>"
+    )
+    return _FIGURE.sub(
+        lambda m: f'{m[1]}{m[2]}class="pe-figure__zoomable" {m[3]}{button}{m[4]}', html
+    )

@@ -9,12 +9,14 @@ stylesheet on pages without formulas, figures, quizzes or console sessions. This
 tags from pages whose content lacks the markup they serve.
 
 A script that shows words of its own (the figures' lightbox) reads them from its tag, written
-there in the page's language from the strings file (``strings/<code>.yml``, see ``WORDS``).
+there in the page's language from the strings file (``strings/<code>.yml``, see ``WORDS``); the
+figures' "Enlarge figure" buttons are written into the page in the same words.
 """
 
 import html
 import re
 
+from posenc_site.figures.markup import with_enlarge_buttons
 from posenc_site.i18n import languages
 
 # File (relative to the site root) -> markup of the page content that it serves (any of them).
@@ -62,6 +64,8 @@ def _with_words(output: str, path: str, section: str) -> str:
     if language is None:
         return output
     words = languages.load_strings(language.group(1))[section]
+    if section == "lightbox":
+        output = with_enlarge_buttons(output, words["enlarge"])
     data = "".join(f' data-{key}="{html.escape(value)}"' for key, value in words.items())
     return _TAGS[path].sub(
         lambda tag: tag.group(0).replace("></script>", f"{data}></script>"), output
