@@ -6,6 +6,7 @@ The public names below are the ones the lessons teach; every other module is pri
 
 from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import scaled_dot_product_attention, self_attention, softmax
+from posenc.exercise import ExerciseCheck, check_exercise, check_output
 from posenc.grid import (
     grid_positions,
     patch_center_coordinates,
@@ -58,6 +59,7 @@ from posenc.sinusoidal import sinusoidal_encoding
 from posenc.temperature import llama4_attention_scale
 
 __all__ = [
+    "ExerciseCheck",
     "LayerPositions",
     "alibi_bias",
     "alibi_slopes",
@@ -66,6 +68,8 @@ __all__ = [
     "apply_rotary",
     "attention_with_sinks",
     "axial_rotary_angles",
+    "check_exercise",
+    "check_output",
     "describe_schedule",
     "dynamic_ntk_frequencies",
     "embed_positions",

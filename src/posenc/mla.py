@@ -265,9 +265,9 @@ def mla_scores(
         half order, which reorders the query and the key alike and leaves their scores
         unchanged.
     softmax_scale : float, optional
-        $s$, finite and `> 0`. Default $1/\sqrt{\text{qk\_nope\_head\_dim} +
-        \text{qk\_rope\_head\_dim}}$; with YaRN pass `mla_softmax_scale(qk_head_dim,
-        rope_parameters)`.
+        $s$, finite and `> 0`. Default $1/\sqrt{d}$ with
+        `d = qk_nope_head_dim + qk_rope_head_dim`; with YaRN pass
+        `mla_softmax_scale(qk_head_dim, rope_parameters)`.
     attention_factor : float, default 1.0
         Multiplies the rotated parts of queries and keys, as `apply_rotary`'s
         `attention_factor` (Transformers' `attention_scaling` on cos and sin), so the

@@ -1,6 +1,6 @@
 """What a reader downloads on a first visit: requests and gzipped bytes, by kind.
 
-The longest lesson is held to a budget in every language (that no page loads a stylesheet,
+The heaviest lesson is held to a budget in every language (that no page loads a stylesheet,
 script or font that it does not use is checked with every page's load in test_browser_site.py).
 The search index is not part of a first visit: it comes
 when the reader first shows an intent to search (the theme's
@@ -8,7 +8,9 @@ when the reader first shows an intent to search (the theme's
 ``benchmarks/page_weight.py`` prints the same numbers for every lesson.
 """
 
+import gzip
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -18,20 +20,24 @@ from support.project import SITE
 
 KB = 1000
 LONGEST_LESSON = "lessons/positional-encoding/"
-# Language -> (requests, KB gzipped) of the longest lesson's first load, fonts included, by a
+# Language -> (requests, KB gzipped) of the heaviest lesson's first load, fonts included, by a
 # reader who has not searched: the target of 9 requests and 160 KB. Measured with seven
 # lessons: 8 requests, 123.0 KB in English and 126.3 KB in Turkish, of which Material's own CSS
 # and JavaScript are 75 KB, the HTML 31 and 35 KB, the math font 17 KB. Turkish search needs no
 # lunr-languages script (posenc_site.publish.search_split); its folding script is written into the
-# page.
+# page. With eight lessons, each opening with its goals and ending with a summary, linked
+# references and glossary terms, the language switch's section ids and a printed answer key:
+# 9 requests, 136.6 KB (longer-contexts, English) and 143.2 KB (Turkish), its HTML 38.3 and
+# 45.0 KB.
 BUDGET = {"en": (9, 160), "tr": (9, 160)}
-HTML_BUDGET = 40 * KB
+HTML_BUDGET = 48 * KB
 # Language -> KB gzipped of the search index, which every lesson makes larger: fetched on the
 # first intent to search, it is what a reader waits for before the first results. Measured
 # with seven lessons: 63.4 KB in English, 72.2 KB in Turkish (without code, formulas and
 # quizzes: posenc_site.transforms.search_exclude); with eight lessons, their references and
-# the API reference's 58 entries: 95.1 KB and 107.0 KB, of which the API reference is a third.
-INDEX_BUDGET = {"en": 100, "tr": 112}
+# the API reference's 58 entries: 95.1 KB and 107.0 KB, of which the API reference is a third;
+# with the lessons' goals and summaries and the glossary's entry per term: 105.2 and 117.8 KB.
+INDEX_BUDGET = {"en": 110, "tr": 124}
 # A word of the longest lesson's prose, in each language.
 QUERY = {"en": "oscillate", "tr": "salınır"}
 # Resolves once the page has run every task it has queued (the browser's idle period): what the
@@ -44,9 +50,19 @@ def test_budgets_cover_every_language():
     assert set(BUDGET) == set(INDEX_BUDGET) == set(QUERY) == codes
 
 
+def heaviest_lesson(site: Path, language: str) -> str:
+    """The path of the lesson of ``language`` whose HTML weighs most gzipped."""
+    folder = site / SITE.get(language).url_prefix / "lessons"
+    pages = folder.glob("*/index.html")
+    heaviest = max(pages, key=lambda page: len(gzip.compress(page.read_bytes(), 6)))
+    return heaviest.parent.relative_to(site).as_posix() + "/"
+
+
 @pytest.mark.parametrize("language", [language.code for language in SITE.all])
-def test_longest_lesson_loads_within_its_budget(page: Page, compressed_site_url: str, language):
-    url = compressed_site_url + SITE.get(language).url_prefix + LONGEST_LESSON
+def test_heaviest_lesson_loads_within_its_budget(
+    page: Page, site: Path, compressed_site_url: str, language
+):
+    url = compressed_site_url + heaviest_lesson(site, language)
     load = page_weight.first_load(page, url)
     assert {response.status for response in load.responses} == {200}
     assert load.count_of("HTML") == 1

@@ -12,7 +12,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from posenc_site.i18n.languages import load_strings
 from posenc_site.publish.downloads import downloadable
+from posenc_site.publish.notebook import INSTALL
 from support.docblocks import DOCS, blocks_of
 from support.fresh_runs import case_id
 from support.project import SITE, TURKISH
@@ -65,15 +67,17 @@ def expected_output(page, fresh_runs) -> str:
 @pytest.mark.parametrize("language", ["en", "tr"])
 def test_starter_file_is_the_exercise_starter(site, language, tmp_path):
     starter = (site / LESSONS[language][0] / "model.py").read_text(encoding="utf-8")
-    assert starter.rstrip().endswith(WRITE_HERE[language])
-    assert "def self_attention(x):" in starter
+    code, marker, check = starter.partition(WRITE_HERE[language] + "\n")
+    assert marker  # then the check of the answer (tests/build/test_exercise_check.py)
+    assert "check_exercise(EXPECTED_OUTPUT, path=__file__" in check
+    assert "def self_attention(x):" in code
     assert "def positional_encoding" not in starter
     (tmp_path / "model.py").write_text(starter, encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "model.py"], cwd=tmp_path, capture_output=True, text=True
     )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == ""
+    assert result.returncode == 1, result.stderr  # the reader's code prints nothing yet
+    assert result.stdout.startswith(("Not yet:", "Henüz değil:"))
 
 
 @pytest.mark.parametrize("language", ["en", "tr"])
@@ -91,14 +95,12 @@ def test_notebook_is_valid_runs_and_speaks_the_page_language(site, language, fre
     prose = "\n".join(cell.source for cell in book.cells if cell.cell_type == "markdown")
     assert FIRST_HEADING[language] in prose
     assert "```quiz" not in prose
+    # posenc is installed here: the install cell would fetch it from the package index.
+    assert book.cells[0].source == INSTALL
+    del book.cells[0]
+    shown = stdout_of(book)  # the outputs the build put in (tests/build/test_notebooks.py)
     NotebookClient(book, timeout=120, kernel_name="python3").execute()
-    printed = "".join(
-        output.get("text", "")
-        for cell in book.cells
-        if cell.cell_type == "code"
-        for output in cell.outputs
-        if output.output_type == "stream" and output.name == "stdout"
-    )
+    printed = stdout_of(book)
     errors = [
         o
         for c in book.cells
@@ -109,3 +111,27 @@ def test_notebook_is_valid_runs_and_speaks_the_page_language(site, language, fre
     assert errors == []
     # A notebook also shows each pycon cell's last value; compare the printed text only.
     assert printed == expected_output(page, fresh_runs)
+    assert shown == printed  # run again, the notebook prints what it shows
+
+
+def stdout_of(book: nbformat.NotebookNode) -> str:
+    """What the notebook's code cells show as printed, one after the other."""
+    return "".join(
+        output.get("text", "")
+        for cell in book.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "stream" and output.name == "stdout"
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_the_scripts_example_solution_says_what_it_is(site, language):
+    # Run top to bottom, the script meets the solution right after the starter: its cell is
+    # marked, in the page's language, and it is the only one.
+    folder, _ = LESSONS[language]
+    script = (site / folder / "positional-encoding.py").read_text(encoding="utf-8")
+    label = load_strings(language)["downloads"]["solution_cell"]
+    assert script.count(f"# %% {label}\n") == 1
+    solution = script.split(f"# %% {label}\n")[1]
+    assert solution.lstrip().startswith(("import", "def ", "from")), solution[:80]

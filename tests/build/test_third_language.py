@@ -115,8 +115,8 @@ def test_a_third_language_needs_only_its_pages_strings_and_entry(tmp_path):
         "«de» This translation is out of date",  # the page has no review hash: banner
         "«de» Page",  # translation status table
         "«de» outdated",
-        "<th>Deutsch</th>",  # glossary: the page's language first
-        "«de» Note",
+        '<h3 data-term="token" id="token">Token',  # glossary: the term in the page's language
+        "<p>Einheit.</p>",
         "«de» Parameters:",  # API labels
         "«de» Raises:",
     ]:

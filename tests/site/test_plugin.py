@@ -198,7 +198,11 @@ def test_the_plugins_events_run_where_the_hooks_ran(events):
 def test_a_page_may_ask_only_for_a_table_the_plugin_has():
     page = "# Terms\n\n<!-- posenc: glossary -->\n"
     table = placeholders.fill(page, "terms.md", "tr", DOCS, SITE).splitlines()
-    assert table[:3] == ["# Terms", "", "| Türkçe | İngilizce | Not |"]
+    assert table[5:8] == [
+        "## A { #letter-a data-search-exclude }",
+        "",
+        '### ağırlık soğurma {#agirlik-sogurma data-term="weight-absorption"}',
+    ]
     with pytest.raises(PluginError, match=r"^terms\.md: no table 'glosary'"):
         placeholders.fill("<!-- posenc: glosary -->\n", "terms.md", "en", DOCS, SITE)
     # Written inside a line, it is text of the page, not a placeholder.

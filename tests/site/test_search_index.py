@@ -94,8 +94,9 @@ def test_the_sites_extensions_mark_each_excluded_element_once():
         ("div", "highlight"),  # the code block
         ("div", "highlight"),  # the executed block's output
         ("form", "pe-quiz"),
+        ("section", "pe-answer-key"),  # printed only (posenc_site.transforms.quiz.print_key)
     ]
-    assert html.count('data-search-exclude="data-search-exclude"') == 6  # none twice
+    assert html.count('data-search-exclude="data-search-exclude"') == 7  # none twice
     text = indexed(html)
     for part in ["np.round", "0.841", "Xq", "softmax", "(1)", "Which is right?", "unstable"]:
         assert part not in text

@@ -37,6 +37,7 @@ theme: {{name: material, language: en, font: false{custom_dir}}}
 {nav}
 markdown_extensions:
   - admonition
+  - attr_list
   - toc: {{permalink: true}}
   - pymdownx.arithmatex: {{generic: true}}
   - pymdownx.snippets: {{base_path: [docs, src]}}

@@ -40,6 +40,7 @@ the same priority); tests/site/test_plugin.py checks the order.
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 import jinja2
 from mkdocs.config.defaults import MkDocsConfig
@@ -59,6 +60,7 @@ from posenc_site.publish import (
     alternate_links,
     descriptions,
     downloads,
+    language_links,
     not_found,
     offline,
     page_assets,
@@ -66,6 +68,10 @@ from posenc_site.publish import (
     social,
     social_card,
 )
+from posenc_site.transforms import signposts
+from posenc_site.transforms.glossary_links import LESSONS
+
+LESSON_SEARCH_BOOST = 2  # Material's ``search: boost:`` of every lesson page
 
 
 def _values(context: TemplateContext) -> dict[str, Any]:
@@ -90,6 +96,7 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         self.execution: Execution | None = None
         self._execution_settings: tuple[object, ...] = ()
         self._open_builds = 0  # language builds under way: mkdocs-static-i18n nests them
+        self._course: tuple[signposts.Lesson, ...] = ()  # the lessons of this language's nav
 
     def _state(self) -> BuildState:
         if self.state is None:
@@ -151,16 +158,33 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
             self._execution_settings = settings
         return self.execution
 
+    @event_priority(-110)  # after mkdocs-static-i18n (-100) has translated the nav's titles
+    def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        """Read the course from the nav: the lessons in order, their titles and reading times."""
+        state = self._state()
+        language = page_language.of_build(config, state.languages)
+        self._course = signposts.course(nav, state.docs_dir, language, state.languages)
+        return nav
+
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, **_: Any) -> str:
-        """Start a page in the build's language; fill in its tables; add the banner if due."""
+        """Start a page in the build's language; its signposts; its tables; the banner if due."""
         state = self._state()
         language = page_language.start_page(config, state.languages)
         src_uri = page.file.src_uri
         if self.execution is not None:
             self.execution.start_page(src_uri, language.code)
+        markdown = signposts.fill(
+            markdown,
+            signposts.source_of(src_uri, state.languages),
+            page.meta,
+            self._course,
+            language.strings["signposts"],
+        )
         markdown = placeholders.fill(
             markdown, src_uri, language.code, state.docs_dir, state.languages
         )
+        if src_uri.startswith(LESSONS):  # a lesson's sections rank above the API's and glossary's
+            page.meta.setdefault("search", {}).setdefault("boost", LESSON_SEARCH_BOOST)
         return outdated_banner.add(markdown, page, state.languages, state.docs_dir)
 
     def on_page_content(self, html: str, page: Page, **_: Any) -> str:
@@ -186,8 +210,14 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
     def on_page_context(
         self, context: TemplateContext, /, *, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        """Give the page's template its Open Graph and Twitter card values."""
+        """Give the page's template its Open Graph and Twitter card values.
+
+        The footer's links of the course end at its last lesson.
+        """
         _values(context)["posenc_social"] = social.tags(page, config, self._state().languages)
+        source = signposts.source_of(page.file.src_uri, self._state().languages)
+        if self._course and source == self._course[-1].src_uri:
+            page.next_page = None  # the course ends here: no "Next: API reference"
         return context
 
     def on_template_context(
@@ -213,19 +243,24 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         """Write the lesson's downloads; clean the head; point Material's search at its language."""
         languages = self._state().languages
         language = page_language.of_build(config, languages)
-        output = downloads.relink(output, page, downloads.write(page, config, language))
+        printed = self.execution.printed.get(page.file.src_uri, []) if self.execution else []
+        output = downloads.add(output, page, config, language, printed)
         output = page_assets.remove_unused(alternate_links.remove(output), page.content or "")
         return search_split.point_search_at_root(output, page.url, languages.of_url(page.url))
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index
     def on_post_build(self, config: MkDocsConfig) -> None:
-        """One search index per language; in the offline variant, each also as a script."""
+        """One search index per language; in the offline variant, each also as a script.
+
+        Once every language is built, the language menu's links get the twins' section ids.
+        """
         languages = self._state().languages
         search_split.split(Path(config.site_dir), languages)
         if self.config.offline:
             offline.write(Path(config.site_dir), languages)
         self._open_builds -= 1
         if self._open_builds == 0:  # the outermost build: every language is built
+            language_links.add(Path(config.site_dir), urlsplit(config.site_url or "/").path)
             self._end()
 
     def on_build_error(self, error: Exception) -> None:

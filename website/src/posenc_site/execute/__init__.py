@@ -133,6 +133,9 @@ class Execution:
         self._site_salt: str | None = None
         self._sessions: dict[str, dict[str, Any]] = {}
         self._numbers: Counter[str | None] = Counter()
+        # What each block printed, page (src_uri) by page, in the order run: the notebooks'
+        # outputs (posenc_site.publish.downloads).
+        self.printed: dict[str, list[tuple[str, str]]] = {}
         # Of one page (start_page):
         self._page = ""
         self._language = ""
@@ -156,6 +159,7 @@ class Execution:
         self.install_formatter()
         self._sessions.clear()
         self._numbers.clear()
+        self.printed.clear()
         self._site_salt = None
         if self.cache_dir is None:
             self._store = None
@@ -235,12 +239,17 @@ class Execution:
             name = cache.key(code, self._language, salt, width)
             output = store.read(name)
             if output is not None:
-                return output
+                return self._record(code, output)
         output = self._ahead.output(code) if name and self._ahead and not width else None
         if output is None:
             output = self._run_here(code, session, id, extra)
         if store is not None and name:
             store.write(name, output)
+        return self._record(code, output)
+
+    def _record(self, code: str, output: str) -> str:
+        """``output``, kept in ``printed`` under the page being built."""
+        self.printed.setdefault(self._page, []).append((code, output))
         return output
 
     def _run_here(self, code: str, session: str | None, id_: str, extra: dict[str, str]) -> str:

@@ -1,7 +1,10 @@
-"""The bilingual glossary: read from docs/glossary.yml, shown as a table on the glossary pages.
+"""The bilingual glossary: read from docs/glossary.yml, shown as one entry per term.
 
-The pages hold the placeholder ``<!-- posenc: glossary -->``, which the posenc plugin replaces
-with ``glossary_table`` in the page's language (``posenc_site.plugin``).
+The glossary pages hold the placeholder ``<!-- posenc: glossary -->``, which the posenc plugin
+replaces with `glossary_table` in the page's language (``posenc_site.i18n.placeholders``): a
+heading per term, with a stable id (`entry_id`), under a heading per letter. Material's search
+then finds each term as a result of its own, and the lessons link a term's first use to its
+entry (``posenc_site.transforms.glossary_links``).
 """
 
 from dataclasses import dataclass
@@ -9,7 +12,10 @@ from pathlib import Path
 
 import yaml
 
-from posenc_site.i18n.languages import Languages
+from posenc_site.i18n.languages import Language, Languages
+from posenc_site.i18n.slugs import slugify
+
+PAGE = "glossary.md"  # the glossary page, in the docs folder (each language's twin beside it)
 
 
 @dataclass(frozen=True)
@@ -58,11 +64,65 @@ def turkish_sort_key(text: str) -> list[int]:
     ]
 
 
-def glossary_table(language: str, docs_dir: Path, languages: Languages) -> str:
-    """The glossary as a Markdown table for a reader of ``language``.
+def lower(text: str, language: str) -> str:
+    """``text`` in lower case as ``language`` writes it: Turkish lowers I to ı and İ to i.
 
-    The reader's language comes first: its term in the first column, then the other languages'
-    terms, then its note; rows in its alphabetical order (Turkish order for Turkish).
+    The result has the length of ``text``, letter for letter (``"İ".lower()`` alone would add
+    a combining dot), so that a position in one is the same in the other.
+
+    Examples
+    --------
+    >>> lower("IŞIK İçin", "tr"), lower("RoPE İ", "en")
+    ('ışık için', 'rope i')
+    """
+    text = text.translate(_TURKISH_CAPITALS if language == "tr" else _DOTTED_CAPITAL)
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else "".join(_one_lower(c) for c in text)
+
+
+_TURKISH_CAPITALS = str.maketrans("Iİ", "ıi")
+_DOTTED_CAPITAL = str.maketrans("İ", "i")
+
+
+def _one_lower(letter: str) -> str:
+    lowered = letter.lower()
+    return lowered if len(lowered) == 1 else letter
+
+
+def _upper(letter: str, language: str) -> str:
+    if language == "tr":
+        letter = {"i": "İ", "ı": "I"}.get(letter, letter)
+    return letter.upper()
+
+
+def entry_id(term: Term, language: str) -> str:
+    """The id of ``term``'s entry on the glossary page of ``language``: its term, slugified.
+
+    Examples
+    --------
+    >>> term = Term({"en": "rotary position embedding (RoPE)", "tr": "döner konum gömmesi"},
+    ...             {}, False)
+    >>> entry_id(term, "en"), entry_id(term, "tr")
+    ('rotary-position-embedding-rope', 'doner-konum-gommesi')
+    """
+    return slugify(term.terms[language], "-")
+
+
+def in_order(terms: list[Term], language: str) -> list[Term]:
+    """``terms`` in the alphabetical order of ``language`` (Turkish order for Turkish)."""
+    if language == "tr":
+        return sorted(terms, key=lambda term: turkish_sort_key(term.tr))
+    return sorted(terms, key=lambda term: term.terms[language].casefold())
+
+
+def glossary_table(language: str, docs_dir: Path, languages: Languages) -> str:
+    r"""The glossary as Markdown for a reader of ``language``: one entry per term.
+
+    Under a heading per letter, each term of the reader's language is a heading with the id
+    `entry_id`, followed by a line with the other languages' terms and by its note; in the
+    reader's alphabetical order (Turkish order for Turkish); each entry's heading carries, as
+    ``data-term``, its id in the default language. The letters' headings are left
+    out of the search index: each term's entry is a result of its own.
 
     Parameters
     ----------
@@ -71,12 +131,12 @@ def glossary_table(language: str, docs_dir: Path, languages: Languages) -> str:
     docs_dir : Path
         The docs folder, which holds ``glossary.yml``.
     languages : Languages
-        The site's languages: the table has a column for each.
+        The site's languages: each entry names the term in every other one.
 
     Returns
     -------
     str
-        A Markdown table, a line per row, without a final newline.
+        Markdown, without a final newline.
 
     Raises
     ------
@@ -84,21 +144,55 @@ def glossary_table(language: str, docs_dir: Path, languages: Languages) -> str:
         ``language`` is not one of the site's.
     KeyError
         A term lacks the term or note of one of the site's languages.
+    ValueError
+        Two terms of ``language`` have the same id.
 
     Examples
     --------
     >>> from posenc_site.i18n.languages import from_file
     >>> site = from_file(Path("mkdocs.yml"))
-    >>> glossary_table("tr", Path("docs"), site).splitlines()[0]
-    '| Türkçe | İngilizce | Not |'
+    >>> print("\n".join(glossary_table("tr", Path("docs"), site).splitlines()[3:8]))
+    ## A { #letter-a data-search-exclude }
+    <BLANKLINE>
+    ### ağırlık soğurma {#agirlik-sogurma data-term="weight-absorption"}
+    <BLANKLINE>
+    İngilizce: *weight absorption*{lang=en}
     """
     reader = languages.get(language)
-    order = [reader, *(lang for lang in languages.all if lang != reader)]
-    note = reader.strings["glossary"]["note"]
-    head = [*(languages.name_of(lang, reader) for lang in order), note]
-    rows = [f"| {' | '.join(head)} |", "|" + " --- |" * len(head)]
-    sort_key = turkish_sort_key if reader.code == "tr" else str.casefold
-    for term in sorted(load(docs_dir), key=lambda t: sort_key(t.terms[reader.code])):
-        cells = [term.terms[lang.code] for lang in order] + [term.notes[reader.code]]
-        rows.append(f"| {' | '.join(cells)} |")
-    return "\n".join(rows)
+    others = [lang for lang in languages.all if lang != reader]
+    terms = in_order(load(docs_dir), reader.code)
+    ids = [entry_id(term, reader.code) for term in terms]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise ValueError(f"glossary.yml: terms with the same id in {language}: {repeated}")
+    blocks: list[str] = []
+    letters: list[str] = []
+    for term, term_id in zip(terms, ids, strict=True):
+        first = _upper(lower(term.terms[reader.code], reader.code)[0], reader.code)
+        if not letters or first != letters[-1]:
+            letters.append(first)
+            blocks.append(f"## {first} {{ #{_letter_id(first, reader.code)} data-search-exclude }}")
+        # data-term: the entry's id in the default language, the same on every twin page, by
+        # which the language menu finds this entry on the other language's glossary, whose
+        # order is that of its own alphabet (posenc_site.publish.language_links).
+        key = entry_id(term, languages.default.code)
+        blocks.append(f'### {term.terms[reader.code]} {{#{term_id} data-term="{key}"}}')
+        if others:
+            blocks.append(_other_terms(term, others, reader, languages))
+        blocks.append(term.notes[reader.code])
+    # A line of the letters first, each a link to its part: on a phone the page is long.
+    jump = " ".join(f"[{letter}](#{_letter_id(letter, reader.code)})" for letter in letters)
+    return "\n\n".join([f"{jump}\n{{ .pe-letters }}", *blocks])
+
+
+def _letter_id(letter: str, language: str) -> str:
+    """``letter-ç``: the id of a letter's heading (its own letter: C and Ç are two parts)."""
+    return f"letter-{lower(letter, language)}"
+
+
+def _other_terms(term: Term, others: list[Language], reader: Language, site: Languages) -> str:
+    """``Turkish: *konum kodlaması*{lang=tr}``: the term in each other language, marked as such."""
+    return " · ".join(
+        f"{site.name_of(other, reader)}: *{term.terms[other.code]}*{{lang={other.code}}}"
+        for other in others
+    )

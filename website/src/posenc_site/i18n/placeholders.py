@@ -58,7 +58,7 @@ def fill(markdown: str, src_uri: str, language: str, docs_dir: Path, languages: 
     >>> site = from_file(Path("mkdocs.yml"))
     >>> page = "# Glossary\n\n<!-- posenc: glossary -->\n"
     >>> fill(page, "glossary.md", "en", Path("docs"), site).splitlines()[2]
-    '| English | Turkish | Note |'
+    '## A { data-search-exclude }'
     """
 
     def table(match: re.Match[str]) -> str:

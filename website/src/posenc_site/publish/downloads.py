@@ -1,95 +1,95 @@
 """A lesson's downloads, as a reader gets them: the starter file, a script, a notebook.
 
 They hold the lesson's copyable blocks (see ``posenc_site.execute.blocks``) that run with NumPy and
-posenc alone; :func:`write` puts them beside the lesson's page in the built site.
+posenc alone. The starter file ends with a check of the reader's answer, run with the file:
+what the reader's code prints against what the example solution printed in the build
+(``posenc.check_exercise``). :func:`write` puts them beside the lesson's page in the built
+site, and :func:`add` also links the notebook in Colab from the page where the site has a
+GitHub repository (``posenc_site.publish.colab``).
 """
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from posenc_site.execute.blocks import Block, optional_package, page_blocks, runnable, split_page
+from posenc_site.execute.blocks import Block, page_blocks, runnable
 from posenc_site.i18n.languages import Language, load_strings
+from posenc_site.publish import colab
+from posenc_site.publish.notebook import (
+    SOLUTION,
+    Printed,
+    check_code,
+    downloadable,
+    expected_output,
+    notebook,
+    starter,
+)
+from posenc_site.publish.notebook_prose import Addresses
 
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-_ADMONITION = re.compile(r'^(?P<indent> *)(?:!!!|\?\?\?\+?) *[a-z]+(?: +"(?P<title>[^"]*)")?\s*$')
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+__all__ = [
+    "add",
+    "checked_starter",
+    "downloadable",
+    "folder",
+    "notebook",
+    "relink",
+    "script",
+    "starter",
+    "write",
+]
+
+# Run as a script, the starter file checks what the reader's code prints (posenc.exercise).
+_CHECK_CALL = """
+if __name__ == "__main__":
+    from posenc import check_exercise
+
+    result = check_exercise(EXPECTED_OUTPUT, path=__file__, language="{language}")
+    print(result)
+    raise SystemExit(0 if result.passed else 1)
+"""
 
 
-def starter(blocks: list[Block]) -> Block | None:
-    """The exercise's starter file: the non-executed block titled ``model.py``."""
-    return next(
-        (
-            b
-            for b in blocks
-            if b.attributes.get("title") == "model.py" and "exec" not in b.attributes
-        ),
-        None,
-    )
+def checked_starter(source: str, expected: str, language: str) -> str:
+    """The starter file's code ``source``, then the check of the reader's answer.
 
+    Parameters
+    ----------
+    source
+        The code of the exercise's starter block.
+    expected
+        What the exercise's example solution printed in the build.
+    language
+        The code of the page's language: the words of the check's comment and message.
 
-def downloadable(block: Block) -> bool:
-    """A copyable block that runs with NumPy and posenc alone."""
-    return block.copyable and optional_package(block.source) is None
+    Returns
+    -------
+    str
+        ``source``, two empty lines, and the check: a comment that says what it does, the
+        expected output, and the ``if __name__ == "__main__":`` block that runs
+        ``posenc.check_exercise`` and exits with 0 if the answer is right, 1 if not.
+    """
+    comment = load_strings(language)["downloads"]["check_comment"]
+    call = _CHECK_CALL.format(language=language)
+    return f"{source.rstrip()}\n\n\n{check_code(expected, comment, call)}"
 
 
 def script(blocks: list[Block], title: str, language: str = "en") -> str:
     """Every copyable block of a page, one after the other, as one runnable Python file."""
-    cells = [runnable(block).rstrip("\n") for block in blocks if downloadable(block)]
-    words = load_strings(language)["downloads"]["script_header"]
-    header = "".join(f"# {line}\n" for line in [title, *words.splitlines()])
-    return header + "".join(f"\n\n# %%\n{cell}\n" for cell in cells)
-
-
-def _prose_for_notebook(chunk: str) -> str:
-    """Prose as plain Markdown: no comments, admonitions as a bold title and their text."""
-    chunk = _COMMENT.sub("", chunk)
-    out = []
-    for line in chunk.split("\n"):
-        admonition = _ADMONITION.match(line)
-        if admonition:
-            title = admonition.group("title")
-            out.append(f"**{title}**" if title else "")
+    strings = load_strings(language)["downloads"]
+    header = "".join(f"# {line}\n" for line in [title, *strings["script_header"].splitlines()])
+    cells = []
+    for block in blocks:
+        if not downloadable(block):
             continue
-        out.append(line[4:] if line.startswith("    ") else line)
-    return "\n".join(out).strip()
-
-
-def notebook(text: str, base_paths: Sequence[Path], language: str = "en") -> nbformat.NotebookNode:
-    """The page as a Jupyter notebook (nbformat 4): how to install, prose and copyable code."""
-    text = _FRONT_MATTER.sub("", text)
-    header = load_strings(language)["downloads"]["notebook_header"]
-    cells = [nbformat.v4.new_markdown_cell(header)]
-    for part in split_page(text, base_paths):
-        if isinstance(part, Block):
-            if downloadable(part):
-                cells.append(nbformat.v4.new_code_cell(runnable(part).rstrip("\n")))
-            elif part.copyable:  # shown, not run: the notebook must run with NumPy alone
-                package = optional_package(part.source)
-                words = load_strings(language)["downloads"]["package_note"]
-                note = f"{words.format(package=package)}\n\n```python\n{part.source}```"
-                cells.append(nbformat.v4.new_markdown_cell(note))
-            elif part.language in ("text", "bash"):
-                cells.append(nbformat.v4.new_markdown_cell(f"```{part.language}\n{part.source}```"))
-            continue
-        prose = _prose_for_notebook(part)
-        if prose:
-            cells.append(nbformat.v4.new_markdown_cell(prose))
-    for number, cell in enumerate(cells, start=1):
-        cell.id = f"cell-{number}"  # fixed ids: two builds write the same notebook
-    book = nbformat.v4.new_notebook(cells=cells)
-    book.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    book.metadata["language_info"] = {"name": "python"}
-    nbformat.validate(book)
-    return book
+        # The exercise's example solution says what it is: the reader who runs the script
+        # top to bottom meets it right after the starter.
+        mark = f" {strings['solution_cell']}" if block.attributes.get("id") == SOLUTION else ""
+        code = runnable(block).rstrip("\n")
+        cells.append(f"\n\n# %%{mark}\n{code}\n")
+    return header + "".join(cells)
 
 
 def folder(page: Page) -> Path:
@@ -114,22 +114,33 @@ def relink(output: str, page: Page, names: Sequence[str]) -> str:
     return output
 
 
-def write(page: Page, config: MkDocsConfig, language: Language) -> list[str]:
+def write(
+    page: Page,
+    config: MkDocsConfig,
+    language: Language,
+    printed: Iterable[tuple[str, str]] = (),
+) -> list[str]:
     """Write a lesson page's downloads into its folder of the built site; return their names.
 
     A lesson is a page with an exercise solution (a block with ``id="exercise-solution"``);
     other pages get nothing. The files are ``model.py`` (the exercise's starter, when there
-    is one), ``<lesson>.py`` and ``<lesson>.ipynb``, in the language being built, in
+    is one, checked by :func:`checked_starter` against what the solution printed in the
+    build), ``<lesson>.py`` and ``<lesson>.ipynb``, in the language being built, in
     ``folder(page)``.
 
     Parameters
     ----------
     page
-        The page just rendered (MkDocs' ``on_post_page``).
+        The page just rendered (MkDocs' ``on_post_page``): the notebook is made from its
+        Markdown as the plugins' ``on_page_markdown`` left it (``page.markdown``).
     config
-        The build's configuration: the snippets' base paths.
+        The build's configuration: the snippets' base paths, the site's address.
     language
         The language of the page: the words of the files' headers and notes.
+    printed
+        What the page's executed blocks printed in the build, (code, output) in the order
+        run: the notebook's outputs, and the solution's output the exercise is checked
+        against.
 
     Returns
     -------
@@ -146,13 +157,56 @@ def write(page: Page, config: MkDocsConfig, language: Language) -> list[str]:
     target.mkdir(parents=True, exist_ok=True)
     name = target.name
     files = {}
+    printed = list(printed)
     starter_block = starter(blocks)
-    if starter_block is not None:
+    expected = expected_output(blocks, Printed(printed))
+    if starter_block is not None and expected is not None:
+        files["model.py"] = checked_starter(starter_block.source, expected, language.code)
+    elif starter_block is not None:  # the solution did not run in this build
         files["model.py"] = starter_block.source
     title = page.title or name
     files[f"{name}.py"] = script(blocks, title, language.code)
-    book = notebook(source.read_text(encoding="utf-8"), snippet_paths, language.code)
+    text = page.markdown if page.markdown is not None else source.read_text(encoding="utf-8")
+    addresses = Addresses.of_page(page, config.site_url, language) if config.site_url else None
+    book = notebook(text, snippet_paths, language.code, printed, addresses)
     files[f"{name}.ipynb"] = nbformat.writes(book) + "\n"
     for file_name, text in files.items():
         (target / file_name).write_text(text, encoding="utf-8")
     return list(files)
+
+
+def add(
+    output: str,
+    page: Page,
+    config: MkDocsConfig,
+    language: Language,
+    printed: Iterable[tuple[str, str]] = (),
+) -> str:
+    """Write a lesson page's downloads (:func:`write`); return its HTML linking them.
+
+    With the site's ``repo_url`` on GitHub, the item of the notebook in the page's list of
+    downloads is followed by one that opens it in Colab, from the branch the publishing
+    workflow pushes the built notebooks to (``posenc_site.publish.colab``).
+
+    Parameters
+    ----------
+    output
+        The page's HTML (MkDocs' ``on_post_page``).
+    page, config, language, printed
+        As for :func:`write`.
+
+    Returns
+    -------
+    str
+        ``output``, its links to the downloads pointing at ``folder(page)`` (:func:`relink`),
+        and the Colab link where due.
+    """
+    names = write(page, config, language, printed)
+    notebooks = [name for name in names if name.endswith(".ipynb")]
+    for name in notebooks:
+        path = (folder(page) / name).relative_to(Path(config.site_dir)).as_posix()
+        address = colab.address(config.repo_url, path)
+        if address is not None:
+            words = load_strings(language.code)["downloads"]
+            output = colab.with_link(output, name, address, words)
+    return relink(output, page, names)

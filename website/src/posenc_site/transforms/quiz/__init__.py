@@ -10,9 +10,12 @@ holds what the fence needs, as options: the page's ``language`` (set per page by
 ``posenc_site.i18n.page_language.configure_markdown``) and the ``docs_dir`` that
 ``complete`` questions read their files from; it also counts the page's questions, so that
 form ids stay unique when a page has several quiz fences. `fence_format` finds it among the
-instance's registered extensions.
+instance's registered extensions. It also keeps what the page's answer key, printed at the
+page's end, is made of: the fences' questions and the exercise's solution
+(`posenc_site.transforms.quiz.print_key`).
 """
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +24,9 @@ from markdown.extensions import Extension
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException
 
+from posenc_site.transforms.quiz.print_key import AnswerKey, Fences, SolutionReader
 from posenc_site.transforms.quiz.render import render_quiz
-from posenc_site.transforms.quiz.schema import QuizError, answer_key, parse_quiz
+from posenc_site.transforms.quiz.schema import Question, QuizError, answer_key, parse_quiz
 from posenc_site.transforms.quiz.strings import strings_for
 
 __all__ = [
@@ -75,14 +79,31 @@ class QuizExtension(Extension):  # type: ignore[misc]
         }
         super().__init__(**kwargs)
         self.questions = 0
+        self.fences: list[tuple[int, list[Question]]] = []
+        self.solution: str | None = None
 
     def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
-        """Register the extension, so that `fence_format` finds it and ``md.reset()`` resets it."""
+        """Register the extension and the parts of the page's answer key.
+
+        Registered, the extension is found by `fence_format` and reset by ``md.reset()``.
+        """
         md.registerExtension(self)
+        md.preprocessors.register(
+            SolutionReader(md, self._found_solution), "posenc_solution", SolutionReader.priority
+        )
+        AnswerKey(md, self._answer_key_parts).register()
 
     def reset(self) -> None:
-        """Restart the numbering of form ids: a new document."""
+        """Restart the numbering of form ids and forget the answer key: a new document."""
         self.questions = 0
+        self.fences = []
+        self.solution = None
+
+    def _found_solution(self, code: str | None) -> None:
+        self.solution = code
+
+    def _answer_key_parts(self) -> tuple[str | None, Fences, Mapping[str, str]]:
+        return self.solution, self.fences, strings_for(str(self.getConfig("language")))
 
 
 def makeExtension(**kwargs: object) -> QuizExtension:  # noqa: N802 (Python-Markdown's name)
@@ -136,4 +157,5 @@ def fence_format(
         raise QuizFenceError(str(error)) from error
     first_id = extension.questions + 1
     extension.questions += len(questions)
+    extension.fences.append((first_id, questions))
     return render_quiz(questions, first_id, strings)
