@@ -57,8 +57,8 @@ def fill(markdown: str, src_uri: str, language: str, docs_dir: Path, languages: 
     >>> from posenc_site.i18n.languages import from_file
     >>> site = from_file(Path("mkdocs.yml"))
     >>> page = "# Glossary\n\n<!-- posenc: glossary -->\n"
-    >>> fill(page, "glossary.md", "en", Path("docs"), site).splitlines()[2]
-    '## A { data-search-exclude }'
+    >>> fill(page, "glossary.md", "en", Path("docs"), site).splitlines()[5]
+    '## A { #letter-a data-search-exclude }'
     """
 
     def table(match: re.Match[str]) -> str:
