@@ -44,6 +44,27 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the Lighthouse tests measured (recorded as ``lighthouse`` properties).
+
+    The tests may run in xdist workers, whose output pytest does not show; their reports
+    carry the recorded properties to this process. Here, not in tests/browser/conftest.py:
+    under xdist the main process collects nothing and never reads the tiers' conftest files.
+    """
+    lines = [
+        value
+        for reports in terminalreporter.stats.values()
+        for report in reports
+        if getattr(report, "when", None) == "call"
+        for name, value in getattr(report, "user_properties", ())
+        if name == "lighthouse"
+    ]
+    if lines:
+        terminalreporter.write_sep("-", "Lighthouse (mobile, simulated throttling)")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)
+
+
 def tier(item: pytest.Item) -> str | None:
     """The folder of tests/ that ``item`` is in (None for doctests and pages outside it)."""
     path = Path(item.path)

@@ -14,26 +14,6 @@ from support.tools import CHROMIUM, CHROMIUM_ARGS, missing
 __all__ = ["classroom"]  # a fixture of this tier, shared with the build tier
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the Lighthouse tests measured (recorded as ``lighthouse`` properties).
-
-    The tests may run in xdist workers, whose output pytest does not show; their reports
-    carry the recorded properties to this process.
-    """
-    lines = [
-        value
-        for reports in terminalreporter.stats.values()
-        for report in reports
-        if getattr(report, "when", None) == "call"
-        for name, value in getattr(report, "user_properties", ())
-        if name == "lighthouse"
-    ]
-    if lines:
-        terminalreporter.write_sep("-", "Lighthouse (mobile, simulated throttling)")
-        for line in sorted(lines):
-            terminalreporter.write_line(line)
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """Launch Debian's Chromium (pytest-playwright fixture); in CI a missing browser fails."""

@@ -3,8 +3,10 @@
 In the reader's language: an English lesson links its first "attention" to
 ``glossary/#attention``, a Turkish one its first "konum kodlamasının" to
 ``tr/glossary/#konum-kodlamasi`` (the entries' ids are ``posenc_site.i18n.glossary.entry_id``).
-The link's title is the term's note, which Material shows as a tooltip (its
-``content.tooltips`` feature); a tap follows the link.
+The link's title is the term's note: the browser shows it on hover and screen readers read it
+as the link's description; a tap follows the link. (Material's ``content.tooltips`` drew it too,
+but mounting a tooltip on each link doubled the blocking time of the heaviest Turkish lesson in
+Lighthouse: 102-136 ms to 254-259 ms, performance 99 to 94-95.)
 
 What counts as a use of a term (`forms`, `form_pattern`):
 
