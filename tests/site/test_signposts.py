@@ -28,6 +28,14 @@ def test_a_numbered_link_to_a_page_that_is_not_a_lesson_stops_the_build():
         signposts.number_links("[lesson {n}](../glossary.md)", "lessons/b.md", COURSE)
 
 
+def test_a_numbered_link_shown_as_code_is_left_as_written():
+    code = "Write `[lesson {n}](x.md)`:\n\n```md\n[lesson {n}](y.md)\n```\n"
+    markdown = code + "[lesson {n}](lessons/a.md)"
+    assert signposts.number_links(markdown, "contributing.md", COURSE) == (
+        code + "[lesson 1](lessons/a.md)"
+    )
+
+
 def test_braces_outside_a_link_are_left_alone():
     code = 'print(f"Blank {n}")'
     assert signposts.number_links(code, "lessons/a.md", COURSE) == code
@@ -109,3 +117,8 @@ def test_the_api_groups_that_document_functions_are_read_from_the_page():
         "## Two {#b}\n\nNone of its own.\n\n## Three {#c}\n\n::: posenc.y\n"
     )
     assert signposts._groups_with_functions(page) == {"a", "c"}
+
+
+def test_a_marker_within_a_sentence_is_text():
+    page = f"# Guide\n\nLeave `{signposts.NEXT}` under the heading.\n"
+    assert signposts.fill(page, "contributing.md", {}, COURSE, WORDS["en"]) == page

@@ -41,6 +41,11 @@ WORDS_PER_MINUTE = 238
 _NUMBERED_LINK = re.compile(r"\[(?P<text>[^\]\n]*\{n\}[^\]\n]*)\]\((?P<target>[^)\s]+)\)")
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^(?P=fence)[ \t]*$", re.M | re.S)
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+# Fenced blocks and code spans.
+_CODE = re.compile(
+    r"^(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^(?P=fence)[ \t]*$|(?P<ticks>`+).+?(?P=ticks)",
+    re.M | re.S,
+)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 _TAG = re.compile(r"<[^>\n]+>")
@@ -120,7 +125,12 @@ def number_links(markdown: str, src_uri: str, lessons: Sequence[Lesson]) -> str:
             )
         return match[0].replace("{n}", str(lesson.number), 1)
 
-    return _NUMBERED_LINK.sub(number, markdown)
+    # Code shows the syntax as it is written (the contributor guide's example): left alone.
+    out, at = [], 0
+    for code in _CODE.finditer(markdown):
+        out += [_NUMBERED_LINK.sub(number, markdown[at : code.start()]), code[0]]
+        at = code.end()
+    return "".join([*out, _NUMBERED_LINK.sub(number, markdown[at:])])
 
 
 def _link(src_uri: str, lesson: Lesson) -> str:
@@ -237,10 +247,15 @@ def fill(
     lesson = lesson_of(src_uri, lessons)
     if lesson is not None:
         markdown = with_header(markdown, lesson_header(lesson, lessons, meta, words))
-        markdown = markdown.replace(NEXT, next_step(lesson, lessons, words))
-    elif NEXT in markdown:
+        markdown = _line(NEXT).sub(lambda _: next_step(lesson, lessons, words), markdown)
+    elif _line(NEXT).search(markdown):
         raise PluginError(f"{src_uri}: '{NEXT}' is for lessons only")
-    return markdown.replace(COURSE_PATH, course_path(lessons, words))
+    return _line(COURSE_PATH).sub(lambda _: course_path(lessons, words), markdown)
+
+
+def _line(marker: str) -> re.Pattern[str]:
+    """A line that is ``marker`` alone (the marker within a sentence or code is text)."""
+    return re.compile(rf"^{re.escape(marker)}$", re.M)
 
 
 def source_of(src_uri: str, languages: Languages) -> str:
