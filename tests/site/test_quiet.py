@@ -72,3 +72,31 @@ def test_outside_xdist_nothing_waits():
     with quiet.shared(config), quiet.alone(config):
         pass
     assert time.monotonic() - start < 0.1
+
+
+def _measuring_test(run: str, log) -> None:
+    with quiet.shared(_config(run)):
+        time.sleep(WAIT / 2)  # both tests under way before either measures
+        with quiet.alone(_config(run)):
+            log.put(("measures", time.monotonic()))
+            time.sleep(WAIT / 2)
+        log.put(("test ends", time.monotonic()))
+
+
+def test_two_measurements_in_two_workers_take_turns():
+    # Each waits for the other's test while holding its own: without letting go of its own
+    # shared lock first, each would wait for the other for ever.
+    context = multiprocessing.get_context("fork")
+    run, log = uuid.uuid4().hex, context.Queue()
+    workers = [context.Process(target=_measuring_test, args=(run, log)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(10)
+        assert worker.exitcode == 0
+    assert sorted(name for name, _ in (log.get(timeout=1) for _ in range(4))) == [
+        "measures",
+        "measures",
+        "test ends",
+        "test ends",
+    ]

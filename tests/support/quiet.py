@@ -77,10 +77,11 @@ def shared(config: pytest.Config) -> Iterator[None]:
 
 @contextlib.contextmanager
 def alone(config: pytest.Config) -> Iterator[None]:
-    """Run the block while no test of another worker runs; this test's own lock is kept.
+    """Run the block while no test of another worker runs.
 
-    Closes the gate (no test starts), then turns this process's shared lock into an
-    exclusive one, which waits for the tests under way in other workers to end.
+    Lets go of this test's shared lock, closes the gate (no test starts), then takes the lock
+    alone, which waits for the tests under way in other workers to end; afterwards the test
+    holds its shared lock again.
     """
     files = _files(config)
     if files is None:
@@ -91,6 +92,10 @@ def alone(config: pytest.Config) -> Iterator[None]:
     own = _HELD.get(str(lock))
     lock_fd = own if own is not None else _open(lock)
     try:
+        if own is not None:
+            # Let go of this test's own shared lock first: a test of another worker that waits
+            # at the gate for a measurement of its own would otherwise wait for this one.
+            fcntl.flock(lock_fd, fcntl.LOCK_UN)
         fcntl.flock(gate_fd, fcntl.LOCK_EX)
         fcntl.flock(lock_fd, fcntl.LOCK_EX)
         yield

@@ -69,7 +69,7 @@ from posenc_site.publish import (
     social_card,
 )
 from posenc_site.transforms import signposts
-from posenc_site.transforms.glossary_links import LESSONS
+from posenc_site.transforms.signposts import LESSONS
 
 LESSON_SEARCH_BOOST = 2  # Material's ``search: boost:`` of every lesson page
 

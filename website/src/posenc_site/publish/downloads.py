@@ -151,7 +151,7 @@ def write(
     snippet_paths = [Path(p) for p in config.mdx_configs["pymdownx.snippets"]["base_path"]]
     source = Path(str(page.file.abs_src_path))
     blocks = page_blocks(source, snippet_paths)
-    if not any(block.attributes.get("id") == "exercise-solution" for block in blocks):
+    if not any(block.attributes.get("id") == SOLUTION for block in blocks):
         return []
     target = folder(page)
     target.mkdir(parents=True, exist_ok=True)

@@ -112,7 +112,7 @@ def add(site_dir: Path, site_path: str) -> int:
     changed = 0
     for page in sorted(site_dir.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
-        own = ids_of(page)
+        own = cache.setdefault(page, sections(text))
         if not own or not _OTHER_LANGUAGE.search(text):
             continue
 

@@ -53,8 +53,7 @@ from posenc_site.i18n import glossary, page_language
 from posenc_site.i18n import languages as site_languages
 from posenc_site.i18n.glossary import Term
 from posenc_site.transforms.page_html import nested
-
-LESSONS = "lessons/"  # the pages whose terms link: those under this folder of the docs
+from posenc_site.transforms.signposts import LESSONS  # the pages whose terms link
 
 # After the inline patterns (20) and attr_list (8), before toc (5) adds its permalinks to the
 # headings and MkDocs' relpath (0) resolves links.

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from mkdocs.exceptions import PluginError
+from mkdocs.utils.meta import get_data
 
 from posenc_site.i18n.languages import Language, Languages
 
@@ -311,5 +311,4 @@ def _groups_with_functions(api: str) -> set[str]:
 
 
 def _front_matter(path: Path) -> dict[str, Any]:
-    match = _FRONT_MATTER.match(path.read_text(encoding="utf-8"))
-    return (yaml.safe_load(match[0].strip("-\n")) or {}) if match else {}
+    return get_data(path.read_text(encoding="utf-8"))[1]
