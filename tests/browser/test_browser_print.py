@@ -122,3 +122,16 @@ def test_a_wide_table_prints_whole(worker_context: BrowserContext, site_url: str
     words = {word for cell in cells for word in cell.split() if len(word) > 2}
     missing = sorted(word for word in words if flat(word) not in text)
     assert missing == []
+
+
+def test_a_match_question_prints_its_meanings_before_the_key(printout: Printout):
+    # A select shows no options on paper: the meanings are listed under the question.
+    blocks = blocks_of(source_of(SITE.get(printout.language).url_prefix + LESSON))
+    fences = [parse_quiz(b.source, docs_dir=DOCS) for b in blocks if b.language == "quiz"]
+    matches = [q for questions in fences for q in questions if isinstance(q, Match)]
+    assert matches
+    key = load_strings(printout.language)["quiz"]["answer_key"]
+    before_key = flat(printout.text.rsplit(key, 1)[0])
+    for question in matches:
+        for _, meaning in question.pairs:
+            assert flat(plain(meaning)) in before_key, meaning
