@@ -1,7 +1,7 @@
-"""Figures open full screen (docs/assets/lightbox.js): a button under each figure, labelled in
-the page's language, opens a copy of the figure in a modal dialog named by its caption; Esc
-closes it and gives the focus back to the button. On the site and on the classroom copy read
-from disk."""
+"""Figures open full screen (docs/assets/posenc.js, its figures part): a button under each
+figure, labelled in the page's language, opens a copy of the figure in a modal dialog named by
+its caption; Esc closes it and gives the focus back to the button. On the site and on the
+classroom copy read from disk."""
 
 from pathlib import Path
 
@@ -103,20 +103,22 @@ def test_in_turkish_on_a_phone_in_the_dark_palette_the_open_figure_fills_the_scr
 def test_the_figures_script_is_small_and_opening_a_figure_requests_nothing(
     uncached_tab: Page, compressed_site_url: str
 ):
-    # The dialog is the browser's own (<dialog>, see docs/assets/lightbox.js): no lightbox
+    # The dialog is the browser's own (<dialog>, see docs/assets/posenc.js): no lightbox
     # library to fetch, at load or on demand, and a figure opens offline once the page is in.
+    # The site's one script holds it with the quizzes and the progress (3 KB of its 8.5).
     page = uncached_tab
     load = page_weight.first_load(page, compressed_site_url + LESSON)
-    scripts = [r for r in load.responses if r.url.endswith("assets/lightbox.js")]
+    scripts = [r for r in load.responses if r.url.endswith("assets/posenc.js")]
     assert [r.status for r in scripts] == [200]
-    assert scripts[0].size <= 3 * KB
+    assert scripts[0].size <= 10 * KB
     assert not any("lightbox" in r.url for r in load.responses if r.kind == "CSS")
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.locator(".pe-figure__enlarge").first.click()
     expect(page.locator("dialog")).to_be_visible()
     page.keyboard.press("Escape")
-    assert requested == []
+    # Scrolling to the figure may bring a widget near: its script loads then, by design.
+    assert [url for url in requested if "/assets/widgets/" not in url] == []
 
 
 def test_the_classroom_copy_opens_a_figure_from_disk(tab: Page, classroom: Path):

@@ -28,9 +28,11 @@ LONGEST_LESSON = "lessons/positional-encoding/"
 # page. With eight lessons, each opening with its goals and ending with a summary, linked
 # references and glossary terms, the language switch's section ids and a printed answer key:
 # 9 requests, 136.6 KB (longer-contexts, English) and 143.2 KB (Turkish), its HTML 38.3 and
-# 45.0 KB.
+# 45.0 KB. With the explorable figures (their scripts come after the load, not counted here),
+# a complete-the-code form per lesson and the reader's progress in the site's one script:
+# 8 requests, 145.6 KB and 152.3 KB, the HTML 41.2 and 47.9 KB.
 BUDGET = {"en": (9, 160), "tr": (9, 160)}
-HTML_BUDGET = 48 * KB
+HTML_BUDGET = 52 * KB
 # Language -> KB gzipped of the search index, which every lesson makes larger: fetched on the
 # first intent to search, it is what a reader waits for before the first results. Measured
 # with seven lessons: 63.4 KB in English, 72.2 KB in Turkish (without code, formulas and

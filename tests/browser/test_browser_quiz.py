@@ -221,6 +221,29 @@ def test_complete_the_code_opens_the_executed_solution(lesson: Page, request):
 
 
 @pytest.mark.parametrize("lesson", LANGUAGES, indirect=True)
+def test_on_a_phone_each_blank_shows_its_number_and_the_verdict_comes_into_view(
+    lesson: Page, request
+):
+    language = request.node.callspec.params["lesson"]
+    lesson.set_viewport_size({"width": 360, "height": 640})
+    quiz = form(lesson, "complete")
+    blanks = quiz.locator("input")
+    numbers = quiz.locator(".pe-quiz__blank-n")
+    expect(numbers).to_have_text(["1", "2", "3", "4"])  # the numbers the verdict names
+    for k in range(4):
+        number, blank = numbers.nth(k).bounding_box(), blanks.nth(k).bounding_box()
+        assert number["x"] + number["width"] <= blank["x"] + 1, (k, number, blank)
+        assert blank["y"] <= number["y"] < blank["y"] + blank["height"], (k, number, blank)
+        assert blank["x"] + blank["width"] <= 360, (k, blank)
+    last = blanks.nth(3)
+    last.fill("x + PE")
+    last.evaluate("blank => blank.scrollIntoView({block: 'end'})")  # the Check is below it
+    last.press("Enter")
+    expect(feedback(quiz)).to_contain_text(SAY[language]["empty_blank"])
+    expect(feedback(quiz)).to_be_in_viewport(ratio=1)
+
+
+@pytest.mark.parametrize("lesson", LANGUAGES, indirect=True)
 def test_show_answer_reveals_answer_and_explanation(lesson: Page, request):
     language = request.node.callspec.params["lesson"]
     quiz = form(lesson, "match")

@@ -15,8 +15,7 @@ from support.project import SITE
 SCRIPTS = {
     "assets/javascripts/bundle.": None,
     "assets/javascripts/workers/search.": None,
-    "assets/quiz.js": ".pe-quiz",
-    "assets/lightbox.js": ".pe-figure",
+    "assets/posenc.js": None,  # quizzes and figures where they are, progress on every page
 }
 _UNUSED_STYLESHEETS = """origin => [...document.styleSheets]
     .filter(sheet => sheet.href && sheet.href.startsWith(origin))

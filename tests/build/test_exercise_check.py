@@ -93,10 +93,10 @@ MISTAKES = {
         {"en": "number 1 is 1, expected 0", "tr": "1. sayı 1, beklenen 0"},
     ),
     "alibi-t5": (
-        "slopes(n_heads)[:, None, None] * -distance",
-        "slopes(n_heads)[:, None, None] * distance",  # a sign flipped
+        "np.where(distance < 0, -np.inf, bias)",
+        "bias",  # no causal mask: the keys after the query are not masked
         3,
-        {"en": "number 1 is 2.0, expected -2.0", "tr": "1. sayı 2.0, beklenen -2.0"},
+        {"en": "number 2 is 0.5, expected -inf", "tr": "2. sayı 0.5, beklenen -inf"},
     ),
     "comparison": (
         "-alibi_slopes(8)[3] * position",
@@ -105,10 +105,10 @@ MISTAKES = {
         {"en": "number 1 is 37.5, expected -37.5", "tr": "1. sayı 37.5, beklenen -37.5"},
     ),
     "images-and-video": (
-        "start += max(t, h, w)",
-        "start += t * h * w",
+        'indexing="ij"',
+        'indexing="xy"',  # NumPy's default: rows and columns swapped
         1,
-        {"en": "number 7 is 6, expected 4", "tr": "7. sayı 6, beklenen 4"},
+        {"en": "number 10 is 6, expected 5", "tr": "10. sayı 6, beklenen 5"},
     ),
 }
 

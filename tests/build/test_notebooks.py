@@ -187,6 +187,16 @@ def test_no_section_is_empty(site, language, page):
     assert not any(before_quiz[-1] in cell.source for cell in book.cells)
 
 
+@pytest.mark.parametrize(("language", "page"), LESSONS)
+def test_no_cell_speaks_of_a_form_the_notebook_does_not_have(site, language, page):
+    book = read_notebook(site, language, page)
+    lead = load_strings(language)["quiz"]["complete_lead"]
+    invitation = lead.split("?")[0]  # "Prefer to fill in only the lines that matter"
+    assert not [cell.source for cell in book.cells if invitation in cell.source]
+    page_html = (site / folder_of(language, page) / "index.html").read_text(encoding="utf-8")
+    assert html.escape(lead, quote=False) in page_html  # the page has the form and its line
+
+
 def test_empty_sections_are_found():
     md = nbformat.v4.new_markdown_cell
     book = nbformat.v4.new_notebook(cells=[md("# A\n\n## B"), md("## C\n\ntext"), md("## D")])

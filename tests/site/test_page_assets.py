@@ -5,7 +5,7 @@ HEAD = (
     '<head><link rel="stylesheet" href="../../assets/_mkdocstrings.css">'
     '<link rel="stylesheet" href="../../assets/posenc.css">'
     '<link rel="stylesheet" href="../../assets/stylesheets/main.css"></head>'
-    '<body>{content}<script src="../../assets/quiz.js"></script></body>'
+    '<body>{content}<script src="../../assets/posenc.js"></script></body>'
 )
 
 
@@ -14,7 +14,7 @@ def test_a_page_keeps_only_the_assets_its_content_uses():
     output = page_assets.remove_unused(HEAD.format(content=content), content)
     assert "_mkdocstrings.css" not in output
     assert "posenc.css" in output
-    assert "quiz.js" in output
+    assert "posenc.js" in output  # quizzes, figures and progress: every page
     assert "main.css" in output  # Material's own: every page
 
 
@@ -23,7 +23,7 @@ def test_a_page_of_docstrings_keeps_mkdocstrings_stylesheet_only():
     output = page_assets.remove_unused(HEAD.format(content=content), content)
     assert "_mkdocstrings.css" in output
     assert "posenc.css" not in output
-    assert "quiz.js" not in output
+    assert "posenc.js" in output
 
 
 def test_responses_are_sorted_by_kind():
@@ -38,10 +38,9 @@ def test_responses_are_sorted_by_kind():
     assert kinds == list(page_weight.KINDS)
 
 
-def test_a_deferred_script_is_removed_from_pages_that_do_not_use_it():
+def test_the_deferred_script_stays_on_a_page_without_quizzes_or_figures():
+    # Its progress part shows on every page: the nav's ticks of the lessons done.
     head = HEAD.replace("<script src=", "<script defer src=")
-    assert "quiz.js" not in page_assets.remove_unused(head.format(content="<p>Text</p>"), "")
-    quiz = '<form class="pe-quiz">'
-    assert '<script defer src="../../assets/quiz.js">' in page_assets.remove_unused(
-        head.format(content=quiz), quiz
-    )
+    output = page_assets.remove_unused(head.format(content="<p>Text</p>"), "<p>Text</p>")
+    assert '<script defer src="../../assets/posenc.js">' in output
+    assert "posenc.css" not in output

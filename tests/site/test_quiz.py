@@ -8,13 +8,15 @@ import markdown
 import pytest
 from pymdownx.superfences import SuperFencesException
 
+from posenc_site.execute.blocks import split_page
 from posenc_site.transforms import quiz
 from posenc_site.transforms.quiz import QuizError, answer_key, parse_quiz
 from posenc_site.transforms.quiz.render import inline, plain
 from posenc_site.transforms.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
-from support.docblocks import DOCS, blocks_of
+from support.docblocks import DOCS, SNIPPET_PATHS, Block, blocks_of
 
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
+EVERY_LESSON = sorted(DOCS.glob("lessons/*.md"))
 
 
 QUIZ_FENCE = {"name": "quiz", "class": "quiz", "format": quiz.fence_format}
@@ -110,24 +112,39 @@ def test_a_match_question_is_never_answered_in_reverse_order(number, n):
     assert shuffled_order(n, f"match-{number}-{n}") != tuple(range(n - 1, -1, -1))
 
 
+COMPLETE_CODE = """
+    - type: complete
+      question: Complete.
+      file: code.py
+      blanks:
+        - find: "x * 3"
+        - find: "1 + 2"
+          answers: ["1 + 2", {answer}]
+      explanation: Why.
+    """
+
+
 def test_complete_question_cuts_blanks_out_of_the_file(tmp_path):
     (tmp_path / "code.py").write_text("x = 1 + 2\ny = x * 3\n")
-    [question] = parse(
-        """
-        - type: complete
-          question: Complete.
-          file: code.py
-          blanks:
-            - find: "x * 3"
-            - find: "1 + 2"
-              answers: ["1 + 2", "2 + 1"]
-          explanation: Why.
-        """,
-        docs_dir=tmp_path,
-    )
+    [question] = parse(COMPLETE_CODE.format(answer='"2 + 1"'), docs_dir=tmp_path)
     assert isinstance(question, Complete)
     assert [question.code[a:b] for a, b in question.spans] == ["1 + 2", "x * 3"]
+    # blanks in the file's order; a second answer that keeps the file Python is accepted
     assert question.answers == (("1 + 2", "2 + 1"), ("x * 3",))
+
+
+@pytest.mark.parametrize("answer", ['"1 +"', '"(1 + 2"', '"1 + 2\\nprint(x"'])
+def test_an_answer_that_breaks_the_python_of_the_file_stops_the_build(tmp_path, answer):
+    (tmp_path / "code.py").write_text("x = 1 + 2\ny = x * 3\n")
+    with pytest.raises(QuizError, match=r"blank 2: the answer .* leaves code\.py invalid"):
+        parse(COMPLETE_CODE.format(answer=answer), docs_dir=tmp_path)
+
+
+def test_answers_in_a_file_that_is_not_python_are_not_parsed(tmp_path):
+    (tmp_path / "code.txt").write_text("x = 1 + 2\ny = x * 3\n")
+    text = COMPLETE_CODE.format(answer='"1 +"').replace("code.py", "code.txt")
+    [question] = parse(text, docs_dir=tmp_path)
+    assert question.answers == (("1 + 2", "1 +"), ("x * 3",))
 
 
 MALFORMED = [
@@ -264,12 +281,22 @@ def quizzes_of(page):
     ]
 
 
-@pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("md_page", EVERY_LESSON, ids=lambda p: p.name)
 def test_lesson_has_the_three_question_types_and_the_complete_mode(md_page):
     kinds = [type(q).__name__ for q in quizzes_of(md_page)]
-    assert kinds == ["Complete", "Choice", "Blank", "Match"]
+    assert kinds[:1] == ["Complete"], kinds
+    assert sorted(set(kinds[1:])) == ["Blank", "Choice", "Match"], kinds
     [complete] = [q for q in quizzes_of(md_page) if isinstance(q, Complete)]
+    assert complete.file == f"lessons/{md_page.name.split('.')[0]}/solution.py"
     assert 3 <= len(complete.spans) <= 5
+    # posenc.js opens the example solution that directly follows the form.
+    parts = split_page(md_page.read_text(encoding="utf-8"), SNIPPET_PATHS)
+    at = next(k for k, p in enumerate(parts) if isinstance(p, Block) and p.language == "quiz")
+    prose, solution = parts[at + 1 : at + 3]
+    assert isinstance(prose, str)
+    assert prose.lstrip().startswith("??? example"), prose[:80]
+    assert isinstance(solution, Block)
+    assert solution.attributes.get("id") == "exercise-solution"
 
 
 @pytest.mark.parametrize("md_page", LESSONS, ids=lambda p: p.name)

@@ -17,4 +17,4 @@ def alibi(n_heads, n):
 
 print(1 / slopes(n_heads))
 print(alibi(n_heads, n).shape)
-print(alibi(n_heads, n)[0, 4])
+print(alibi(n_heads, n)[0])

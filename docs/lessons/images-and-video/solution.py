@@ -2,7 +2,7 @@ import numpy as np
 
 from posenc import mrope_position_ids
 
-segments = [2, (1, 2, 2), 1, (2, 1, 2), 1]
+segments = [2, (1, 2, 2), 1, (2, 2, 2), 1]
 
 
 def position_ids(segments):

@@ -51,6 +51,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
+from posenc_site import widgets
 from posenc_site.config import PosencConfig, with_environment
 from posenc_site.execute import Execution, snippet_paths
 from posenc_site.i18n import languages as site_languages
@@ -64,6 +65,7 @@ from posenc_site.publish import (
     not_found,
     offline,
     page_assets,
+    progress,
     search_split,
     social,
     social_card,
@@ -167,7 +169,7 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         return nav
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, **_: Any) -> str:
-        """Start a page in the build's language; its signposts; its tables; the banner if due."""
+        """Start a page in the build's language; its signposts, tables, widgets; its banner."""
         state = self._state()
         language = page_language.start_page(config, state.languages)
         src_uri = page.file.src_uri
@@ -183,21 +185,25 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         markdown = placeholders.fill(
             markdown, src_uri, language.code, state.docs_dir, state.languages
         )
+        markdown = widgets.fill(markdown, page.url, language.code)
         if src_uri.startswith(LESSONS):  # a lesson's sections rank above the API's and glossary's
             page.meta.setdefault("search", {}).setdefault("boost", LESSON_SEARCH_BOOST)
         return outdated_banner.add(markdown, page, state.languages, state.docs_dir)
 
-    def on_page_content(self, html: str, page: Page, **_: Any) -> str:
+    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, **_: Any) -> str:
         """Stop on a raising code block, naming the page; give the page its description.
 
         Formulas, figure numbers and the search exclusion are Markdown extensions
         (``posenc_site.transforms``): the HTML has them already, and the note of its first
         paragraph as it was before its formulas became MathML, which the description reads.
+        A lesson gets its "done" button.
         """
         if self.execution is not None:
             self.execution.check_page()
         descriptions.describe(page, html)
-        return descriptions.without_first_paragraph_note(html)
+        html = descriptions.without_first_paragraph_note(html)
+        words = page_language.of_build(config, self._state().languages).strings["progress"]
+        return progress.with_done_button(html, page.file.src_uri, words)
 
     def on_env(
         self, env: jinja2.Environment, config: MkDocsConfig, files: Files
@@ -246,6 +252,7 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         printed = self.execution.printed.get(page.file.src_uri, []) if self.execution else []
         output = downloads.add(output, page, config, language, printed)
         output = page_assets.remove_unused(alternate_links.remove(output), page.content or "")
+        output = widgets.add_loader(output)  # the explorable figures load after the first paint
         return search_split.point_search_at_root(output, page.url, languages.of_url(page.url))
 
     @event_priority(-110)  # after mkdocs-static-i18n (-100) has written the merged index

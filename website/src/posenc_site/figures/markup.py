@@ -76,7 +76,7 @@ def to_html(figure: Figure, *, alt: str, caption: str | None = None) -> str:
 _FIGURE = re.compile(
     r'(<figure class="pe-figure"[^>]*>)(<svg )(.*?)(<figcaption>|</figure>)', re.DOTALL
 )
-# Four corners, 24 × 24: the icon of the button (lightbox.js draws the same for its close).
+# Four corners, 24 × 24: the icon of the button (posenc.js draws the same for its close).
 _ENLARGE_ICON = (
     '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M3 3h7v2H5v5H3z'
     'm11 0h7v7h-2V5h-5zM3 14h2v5h5v2H3zm16 0h2v7h-7v-2h5z"/></svg>'
@@ -97,7 +97,7 @@ def with_enlarge_buttons(html: str, label: str) -> str:
     -------
     str
         The same HTML; each figure's drawing also carries the class ``pe-figure__zoomable``
-        (a click on it opens the figure too). ``assets/lightbox.js`` opens the figure: written
+        (a click on it opens the figure too). ``assets/posenc.js`` opens the figure: written
         here, the buttons are laid out with the page, not added by the script after it.
 
     Examples

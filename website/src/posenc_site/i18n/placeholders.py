@@ -16,12 +16,14 @@ from mkdocs.exceptions import PluginError
 
 from posenc_site.i18n.glossary import glossary_table
 from posenc_site.i18n.languages import Languages
+from posenc_site.i18n.progress_box import home_box
 from posenc_site.i18n.translations import status_table
 
 PLACEHOLDER = re.compile(r"^<!-- posenc: (?P<name>[\w-]+) -->$", re.MULTILINE)
 TABLES: dict[str, Callable[[str, Path, Languages], str]] = {
     "glossary": glossary_table,
     "translation-status": status_table,
+    "progress": home_box,  # the home page's box of the reader's progress
 }
 
 

@@ -8,22 +8,28 @@ would be requests for rules and code that match nothing. The same holds for the 
 stylesheet on pages without formulas, figures, quizzes or console sessions. This removes their
 tags from pages whose content lacks the markup they serve.
 
-A script that shows words of its own (the figures' lightbox) reads them from its tag, written
-there in the page's language from the strings file (``strings/<code>.yml``, see ``WORDS``); the
+The site's own script, ``assets/posenc.js``, serves every page: the reader's progress shows on
+each (ticks in the nav), and its parts for quizzes and figures start only on pages that have
+them; one script, not one per part, keeps a lesson's first load at one request for all three.
+The words it shows (the figures' lightbox, the nav's tick) it reads from its tag, written there
+in the page's language from the strings file (``strings/<code>.yml``, see ``WORDS``); the
 figures' "Enlarge figure" buttons are written into the page in the same words.
 """
 
 import html
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from posenc_site.figures.markup import with_enlarge_buttons
 from posenc_site.i18n import languages
 
+EVERY_PAGE = ("",)  # the markup that every page's content holds
+FIGURE = '<figure class="pe-figure'  # an "Enlarge figure" button each
 # File (relative to the site root) -> markup of the page content that it serves (any of them).
 USED_BY = {
     "assets/_mkdocstrings.css": ('class="doc ',),  # mkdocstrings' objects: class="doc doc-...
-    "assets/quiz.js": ('class="pe-quiz',),  # posenc_site.transforms.quiz's forms
-    "assets/lightbox.js": ('<figure class="pe-figure',),  # an "Enlarge figure" button each
+    "assets/posenc.js": EVERY_PAGE,  # quizzes, figures, and the progress every page shows
     # Formulas, figures, quizzes; the prompts and output of console sessions (pycon), which
     # the copy button leaves out; tables, which show that they scroll.
     "assets/posenc.css": ('class="pe-', "<math", 'class="gp"', 'class="go"', "<table"),
@@ -40,33 +46,42 @@ def _tag(path: str) -> re.Pattern[str]:
 
 
 _TAGS = {path: _tag(path) for path in USED_BY}
-# Script -> the section of the strings file whose words its tag carries, as data-<key>.
-WORDS = {"assets/lightbox.js": "lightbox"}
+# Script -> data-<name> of its tag -> the (section, key) of the strings file it carries.
+WORDS = {
+    "assets/posenc.js": {
+        "close": ("lightbox", "close"),  # the close button of a figure shown full screen
+        "done": ("progress", "tick"),  # what screen readers say of a done lesson's tick
+    }
+}
 _LANGUAGE = re.compile(r'<html lang="([^"]+)"')
 
 
 def remove_unused(output: str, content: str) -> str:
     """The page's HTML ``output`` without the tags of files its ``content`` does not use.
 
-    The scripts it keeps that show words carry them in the page's language (``WORDS``).
+    The scripts it keeps that show words carry them in the page's language (``WORDS``); its
+    figures get their "Enlarge figure" buttons.
     """
+    language = _LANGUAGE.search(output)
+    strings = languages.load_strings(language.group(1)) if language else None
     for path, markups in USED_BY.items():
         if not any(markup in content for markup in markups):
             output = _TAGS[path].sub("", output)
-        elif path in WORDS:
-            output = _with_words(output, path, WORDS[path])
+        elif path in WORDS and strings is not None:
+            output = _with_words(output, path, WORDS[path], strings)
+    if FIGURE in content and strings is not None:
+        output = with_enlarge_buttons(output, strings["lightbox"]["enlarge"])
     return output
 
 
-def _with_words(output: str, path: str, section: str) -> str:
-    """``output`` with the tag of script ``path`` carrying the words of ``section``."""
-    language = _LANGUAGE.search(output)
-    if language is None:
-        return output
-    words = languages.load_strings(language.group(1))[section]
-    if section == "lightbox":
-        output = with_enlarge_buttons(output, words["enlarge"])
-    data = "".join(f' data-{key}="{html.escape(value)}"' for key, value in words.items())
+def _with_words(
+    output: str, path: str, words: dict[str, tuple[str, str]], strings: Mapping[str, Any]
+) -> str:
+    """``output`` with the tag of script ``path`` carrying ``words`` from ``strings``."""
+    data = "".join(
+        f' data-{name}="{html.escape(strings[section][key])}"'
+        for name, (section, key) in words.items()
+    )
     return _TAGS[path].sub(
         lambda tag: tag.group(0).replace("></script>", f"{data}></script>"), output
     )

@@ -12,8 +12,13 @@ from functools import cache
 import jinja2
 from markupsafe import Markup, escape
 
+from posenc_site.transforms.quiz.fingerprint import fingerprint
 from posenc_site.transforms.quiz.schema import Question
 
+# A tag of the markup (the blanks' inputs), and where a line of code may wrap besides its
+# spaces: after a dot before a name, and after an opening bracket or a comma before more code.
+_TAG = re.compile(r"(<[^>]*>)")
+_BREAK = re.compile(r"(?<=\.)(?=[A-Za-z_])|(?<=[(\[,])(?=[^\s)\]])")
 _INLINE = re.compile(r"`(?P<code>[^`]+)`|\$(?P<math>[^$]+)\$")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -80,7 +85,9 @@ def code_lines(html: Markup) -> Markup:
 
     The code wraps on a narrow screen (a blank must not sit past its edge): a wrapped line
     then continues under its own indent plus four more columns, not at the left margin, so
-    that the reader still sees which lines belong to which block.
+    that the reader still sees which lines belong to which block. A ``<wbr>`` after each
+    ``.`` before a name and each ``(``, ``[`` and ``,`` lets a long expression wrap there
+    rather than inside a name (``np.random.default_rng(0).n`` / ``ormal(...)``).
 
     Parameters
     ----------
@@ -92,11 +99,20 @@ def code_lines(html: Markup) -> Markup:
     -------
     Markup
         The same markup, each line wrapped; an empty line keeps its height.
+
+    Examples
+    --------
+    >>> html = str(code_lines(Markup("x = np.zeros((2, 3))[0]")))
+    >>> html.removeprefix('<span class="pe-quiz__line" style="--indent: 0ch">')
+    'x = np.<wbr>zeros(<wbr>(<wbr>2, 3))[<wbr>0]</span>'
     """
     wrapped = []
     for line in str(html).split("\n"):
         text = line.lstrip(" ")
         indent = len(line) - len(text)
+        text = "".join(
+            part if part.startswith("<") else _BREAK.sub("<wbr>", part) for part in _TAG.split(text)
+        )
         wrapped.append(
             f'<span class="pe-quiz__line" style="--indent: {indent}ch">{text or " "}</span>'
         )
@@ -144,7 +160,12 @@ def render_quiz(questions: Sequence[Question], first_id: int, strings: Mapping[s
     Returns
     -------
     str
-        ``<div class="pe-quizzes">`` holding the forms.
+        ``<div class="pe-quizzes">`` holding the forms, each with its question's fingerprint
+        (``posenc_site.transforms.quiz.fingerprint``).
     """
     template = environment().get_template("quiz.html")
-    return template.render(questions=questions, first_id=first_id, t=strings, letters=LETTERS)
+    forms = []
+    for k, question in enumerate(questions):
+        form_id = f"quiz-{first_id + k}"
+        forms.append((question, form_id, fingerprint(question, form_id)))
+    return template.render(forms=forms, t=strings, letters=LETTERS)

@@ -9,12 +9,14 @@ A quiz fence holds a YAML list of questions. Each question is a mapping with ``t
   one entry per blank, each a string or a list of accepted strings;
 - ``match``: ``pairs``, a list of ``[concept, meaning]``; both sides must be distinct;
 - ``complete``: ``file`` (a code file under docs/) and ``blanks``, a list of ``{find, answers?}``:
-  each ``find`` is cut out of the file (it must occur exactly once) and becomes a blank.
+  each ``find`` is cut out of the file (it must occur exactly once) and becomes a blank; in a
+  Python file, each accepted answer put in place of its ``find`` must leave valid Python.
 
 Any other key is an error. The questions are frozen pydantic models; pydantic's validation
 errors become a QuizError whose message names the question and the key at fault.
 """
 
+import ast
 import random
 import re
 from collections.abc import Mapping
@@ -220,10 +222,36 @@ class Complete(_Question):
         order = sorted(range(len(spans)), key=lambda k: spans[k])
         if any(spans[a][1] > spans[b][0] for a, b in pairwise(order)):
             raise _CheckError("two blanks overlap")
+        if path.suffix == ".py":
+            _check_answers_parse(self.file, code, self.blanks, spans)
         self._code = code
         self._spans = tuple(spans[k] for k in order)
         self._answers = tuple(self.blanks[k].answers or (self.blanks[k].find,) for k in order)
         return self
+
+
+def _syntax_error(code: str) -> str | None:
+    """Why ``code`` is not valid Python, or None when it is."""
+    try:
+        ast.parse(code)
+    except SyntaxError as error:
+        return f"{error.msg}, line {error.lineno}"
+    return None
+
+
+def _check_answers_parse(
+    file: str, code: str, blanks: tuple[Find, ...], spans: list[tuple[int, int]]
+) -> None:
+    """Each accepted answer, put in place of its blank (the others as in the file), parses."""
+    for k, (blank, (start, stop)) in enumerate(zip(blanks, spans, strict=True), start=1):
+        for answer in blank.answers or ():
+            error = _syntax_error(code[:start] + answer + code[stop:])
+            if error:
+                raise _CheckError(
+                    f"the answer {answer!r} in place of {blank.find!r} leaves {file} invalid"
+                    f" Python ({error})",
+                    part=f"blank {k}",
+                )
 
 
 Question = Annotated[Choice | Blank | Match | Complete, Field(discriminator="type")]
