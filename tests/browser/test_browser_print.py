@@ -61,13 +61,15 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
-def answers(question: Question) -> list[str]:
-    """The texts that the key must show for ``question``, in order: its right answers."""
+def answers(question: Question, language: str) -> list[str]:
+    """The texts that the key must show for ``question``, in order: its right answers, a
+    blank's accepted answers joined by the language's "or" (not "/": code divides with it)."""
     if isinstance(question, Choice):
         return [f"{LETTERS[k]}. {plain(question.options[k].text)}" for k in question.right]
     if isinstance(question, Match):
         return [plain(side) for pair in question.pairs for side in pair]
-    return [accepted[0] for accepted in question.answers]
+    word = load_strings(language)["quiz"]["or"]
+    return [f" {word} ".join(accepted) for accepted in question.answers]
 
 
 def test_the_printout_ends_with_the_answer_key(printout: Printout):
@@ -83,7 +85,7 @@ def test_the_printout_ends_with_the_answer_key(printout: Printout):
     at, expected = 0, [(n, q) for questions in fences for n, q in enumerate(questions, 1)]
     assert len(expected) >= 4
     for number, question in expected:
-        for text in [f"{number}.", *answers(question)]:
+        for text in [f"{number}.", *answers(question, printout.language)]:
             found = key.find(flat(text), at)
             assert found >= 0, (number, text, key[at : at + 300])
             at = found + len(flat(text))
