@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import ConsoleMessage, Error, Locator, Page, expect
 
+from posenc_site import widgets
 from support import axe
 from support.pages import ALL_PAGES
 from support.project import SITE
@@ -23,7 +24,6 @@ from support.widgets import READY_TIMEOUT, set_control, values
 SCRIPTS = "assets/widgets/"  # the widgets' scripts in the built site
 # An attribute that points to one of them (the contributor guide names the folder in its text).
 SCRIPT_LINK = re.compile(r'(?:src|data-script|data-common)="[^"]*assets/widgets/')
-LOADER = 'addEventListener("load",function(){'  # the start of posenc_site.widgets.LOADER
 WIDGET = re.compile(r'<div class="pe-widget" id="widget-([a-z0-9-]+)"')
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
@@ -96,7 +96,7 @@ def test_every_language_has_the_same_widgets_on_the_same_pages(site: Path):
 def test_a_page_has_the_loader_exactly_when_it_has_a_widget(site: Path, path: str):
     html = built_file(site, path).read_text(encoding="utf-8")
     names = widgets_of(html)
-    assert html.count(LOADER) == (1 if names else 0)
+    assert html.count(widgets.LOADER) == (1 if names else 0)
     assert bool(SCRIPT_LINK.search(html)) == bool(names)
     for name in names:
         assert (site / SCRIPTS / f"{name}.js").is_file()

@@ -15,6 +15,7 @@ from playwright.sync_api import Locator, Page
 from posenc.rotary import apply_rotary, rotary_frequencies
 from posenc_site.widgets import rope_pair
 from support.project import SITE
+from support.widget_checks import PHONE, slider_heights
 from support.widgets import js_format, mismatches, open_widget, set_control, shown, values
 
 NAME = "rope-pair"
@@ -57,7 +58,6 @@ DIGITS = {
     "tick.offset.zero": 0,
     "tick.offset.max": 0,
 }
-PHONE = {"width": 360, "height": 780}
 
 
 def rotated(pair: np.ndarray, i: int, position: int) -> np.ndarray:
@@ -145,8 +145,6 @@ def test_fits_a_phone(tab: Page, site_url: str, language: str) -> None:
         set_control(root, control, value)  # the longest numbers: angles over 1000
     width = root.evaluate("root => [root.scrollWidth, root.clientWidth]")
     assert width[0] <= width[1], width
-    heights = root.locator("input[type=range]").evaluate_all(
-        "inputs => inputs.map(input => input.getBoundingClientRect().height)"
-    )
+    heights = slider_heights(root)
     assert len(heights) == 4
     assert min(heights) >= 24, heights

@@ -13,6 +13,7 @@ from posenc import sinusoidal_encoding
 from posenc_site import widgets
 from posenc_site.widgets import sinusoidal_table
 from support.project import SITE
+from support.widget_checks import PHONE, check_fits
 from support.widgets import js_format, mismatches, open_widget, set_control, shown, values
 
 NAME = "sinusoidal-table"
@@ -35,16 +36,6 @@ STEPS: list[dict[str, int]] = [
     {"d_model": 64},
 ]
 DIGITS = 3  # of each value of the row
-PHONE = {"width": 360, "height": 780}
-SMALLEST_TEXT = 11.0  # CSS px, as tests/browser/test_browser_figures.py asks of figures
-
-# Each text of the figure's SVG -> its size on the screen in CSS px (font size x the scale of
-# its coordinate system to the screen's, as in tests/browser/test_browser_figures.py).
-_TEXT_SIZES = """root => Array.from(root.querySelectorAll("svg text"), text => {
-  const screen = text.getScreenCTM();
-  const scale = Math.sqrt(Math.abs(screen.a * screen.d - screen.b * screen.c));
-  return [text.textContent, parseFloat(getComputedStyle(text).fontSize) * scale];
-})"""
 
 
 def expected(d_model: int, position: int) -> dict[str, float]:
@@ -121,7 +112,4 @@ def test_it_fits_a_phone_with_readable_text(tab: Page, site_url: str, language: 
     root = open_widget(tab, f"{site_url}{prefix}{LESSON}", NAME)
     for d_model in (D_MODEL["min"], D_MODEL["max"]):
         set_control(root, "d_model", d_model)
-        width, client = root.evaluate("root => [root.scrollWidth, root.clientWidth]")
-        assert width <= client, (d_model, width, client)
-        small = [(t, s) for t, s in root.evaluate(_TEXT_SIZES) if s < SMALLEST_TEXT]
-        assert small == [], d_model
+        check_fits(root, d_model)

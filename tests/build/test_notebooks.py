@@ -20,6 +20,7 @@ from posenc_site.i18n import translations
 from posenc_site.i18n.languages import load_strings
 from posenc_site.publish import colab
 from posenc_site.publish.notebook import INSTALL, downloadable
+from posenc_site.widgets import MARKER as WIDGET_MARKER
 from support.docblocks import DOCS, blocks_of
 from support.fixture_project import THEME, project_config
 from support.project import SITE, SITE_URL, TURKISH
@@ -195,6 +196,13 @@ def test_no_cell_speaks_of_a_form_the_notebook_does_not_have(site, language, pag
     assert not [cell.source for cell in book.cells if invitation in cell.source]
     page_html = (site / folder_of(language, page) / "index.html").read_text(encoding="utf-8")
     assert html.escape(lead, quote=False) in page_html  # the page has the form and its line
+    # Nor of an explorable figure: the paragraph before its marker tells the reader what to move.
+    source = page.read_text(encoding="utf-8")
+    for marker in WIDGET_MARKER.finditer(source):
+        lead_line = source[: marker.start()].rstrip().split("\n\n")[-1].split("\n")[0]
+        assert lead_line
+        assert not [cell for cell in book.cells if lead_line in cell.source]
+    assert not [cell for cell in book.cells if "pe-widget" in cell.source]  # nor its HTML
 
 
 def test_empty_sections_are_found():

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from posenc_site.transforms.quiz import parse_quiz
 from posenc_site.transforms.quiz.schema import Complete
-from support.docblocks import DOCS, blocks_of
+from support.docblocks import DOCS, quizzes_of
 from support.fresh_runs import run_fresh
 from support.project import SITE
 
@@ -24,13 +23,7 @@ ORIGINAL = "the file as it is"
 
 def complete_questions(page: Path) -> list[Complete]:
     """The complete-the-code questions of ``page``, in order."""
-    return [
-        question
-        for block in blocks_of(page)
-        if block.language == "quiz"
-        for question in parse_quiz(block.source, docs_dir=DOCS)
-        if isinstance(question, Complete)
-    ]
+    return [question for question in quizzes_of(page) if isinstance(question, Complete)]
 
 
 def variants(question: Complete) -> dict[str, str]:
@@ -54,8 +47,7 @@ def test_every_accepted_answer_prints_the_solutions_output(
     md_page: Path, numpy_only: Path, tmp_path: Path
 ) -> None:
     questions = complete_questions(md_page)
-    if not questions:
-        pytest.skip("no complete-the-code form (test_quiz.py asks every lesson for one)")
+    assert questions, "every lesson has a complete-the-code form"
     for number, question in enumerate(questions):
         for (start, stop), accepted in zip(question.spans, question.answers, strict=True):
             # The reader who types the file's own text is right.

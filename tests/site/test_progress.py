@@ -12,7 +12,7 @@ from posenc_site.transforms.quiz import parse_quiz
 from posenc_site.transforms.quiz.fingerprint import fingerprint
 from posenc_site.transforms.quiz.render import render_quiz
 from posenc_site.transforms.quiz.strings import strings_for
-from support.docblocks import DOCS, blocks_of
+from support.docblocks import DOCS, quizzes_of
 from support.project import SITE, TURKISH
 
 ENGLISH_LESSONS = sorted(p for p in DOCS.glob("lessons/*.md") if SITE.of_page(p).default)
@@ -21,12 +21,7 @@ WORDS = {language.code: language.strings["progress"] for language in SITE.all}
 
 def fingerprints(page) -> list[str]:
     """The fingerprints of a page's quiz forms, numbered quiz-1, quiz-2... in page order."""
-    questions = [
-        question
-        for block in blocks_of(page)
-        if block.language == "quiz"
-        for question in parse_quiz(block.source, docs_dir=DOCS)
-    ]
+    questions = quizzes_of(page)
     return [fingerprint(q, f"quiz-{k}") for k, q in enumerate(questions, start=1)]
 
 

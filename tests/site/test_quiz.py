@@ -13,7 +13,7 @@ from posenc_site.transforms import quiz
 from posenc_site.transforms.quiz import QuizError, answer_key, parse_quiz
 from posenc_site.transforms.quiz.render import inline, plain
 from posenc_site.transforms.quiz.schema import Blank, Choice, Complete, Match, shuffled_order
-from support.docblocks import DOCS, SNIPPET_PATHS, Block, blocks_of
+from support.docblocks import DOCS, SNIPPET_PATHS, Block, quizzes_of
 
 LESSONS = sorted(DOCS.glob("lessons/positional-encoding*.md"))
 EVERY_LESSON = sorted(DOCS.glob("lessons/*.md"))
@@ -270,15 +270,6 @@ def test_the_strings_follow_the_language_option(language, check, correct, answer
     assert f">{check}</button>" in html
     assert f'data-msg-correct="{correct}"' in html
     assert f"<summary>{answer}</summary>" in html
-
-
-def quizzes_of(page):
-    return [
-        question
-        for block in blocks_of(page)
-        if block.language == "quiz"
-        for question in parse_quiz(block.source, docs_dir=DOCS)
-    ]
 
 
 @pytest.mark.parametrize("md_page", EVERY_LESSON, ids=lambda p: p.name)

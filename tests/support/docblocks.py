@@ -27,6 +27,8 @@ import pytest
 from sybil import Document, Example, Region
 
 from posenc_site.execute.blocks import Block, fenced_blocks, optional_package, page_blocks
+from posenc_site.transforms.quiz import parse_quiz
+from posenc_site.transforms.quiz.schema import Question
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SNIPPET_PATHS = [DOCS, DOCS.parent / "src"]  # as pymdownx.snippets' base_path in mkdocs.yml
@@ -37,6 +39,16 @@ _DOCTEST_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 def blocks_of(path: Path) -> list[Block]:
     """All fenced code blocks of a Markdown file, in order."""
     return page_blocks(path, SNIPPET_PATHS)
+
+
+def quizzes_of(path: Path) -> list[Question]:
+    """The questions of every quiz fence of a Markdown file, in page order."""
+    return [
+        question
+        for block in blocks_of(path)
+        if block.language == "quiz"
+        for question in parse_quiz(block.source, docs_dir=DOCS)
+    ]
 
 
 def lex_blocks(document: Document) -> Iterator[Region]:

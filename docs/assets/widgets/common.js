@@ -11,7 +11,6 @@
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === undefined || value === null) continue;
       if (key === "text") node.textContent = value;
-      else if (key === "class") node.setAttribute("class", value);
       else node.setAttribute(key, String(value));
     }
     return node;
@@ -78,21 +77,6 @@
     return input;
   }
 
-  function choice(parent, options) {
-    const id = uniqueId(parent, options.name);
-    const box = control(parent, options.label, id);
-    const select = el("select", { id: id }, box);
-    for (const [value, text] of options.options) {
-      el("option", { value: value, text: text }, select);
-    }
-    select.value = String(options.value);
-    select.dataset.control = options.name;
-    select.addEventListener("change", function () {
-      if (options.onChange) options.onChange(select.value);
-    });
-    return select;
-  }
-
   function live(parent) {
     return el("p", { class: "pe-visually-hidden", "aria-live": "polite" }, parent);
   }
@@ -127,5 +111,5 @@
     if (failure) throw failure; // to the console, once every widget of the name is tried
   }
 
-  window.posencWidgets = { register, el, svgEl, slider, choice, number, format, live };
+  window.posencWidgets = { register, el, svgEl, slider, number, format, live };
 })();

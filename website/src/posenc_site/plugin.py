@@ -169,7 +169,7 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         return nav
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, **_: Any) -> str:
-        """Start a page in the build's language; its signposts, tables, widgets; its banner."""
+        """Start a page in the build's language; its signposts, tables; its banner."""
         state = self._state()
         language = page_language.start_page(config, state.languages)
         src_uri = page.file.src_uri
@@ -185,7 +185,6 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         markdown = placeholders.fill(
             markdown, src_uri, language.code, state.docs_dir, state.languages
         )
-        markdown = widgets.fill(markdown, page.url, language.code)
         if src_uri.startswith(LESSONS):  # a lesson's sections rank above the API's and glossary's
             page.meta.setdefault("search", {}).setdefault("boost", LESSON_SEARCH_BOOST)
         return outdated_banner.add(markdown, page, state.languages, state.docs_dir)
@@ -196,14 +195,16 @@ class PosencPlugin(BasePlugin[PosencConfig]):  # type: ignore[no-untyped-call]
         Formulas, figure numbers and the search exclusion are Markdown extensions
         (``posenc_site.transforms``): the HTML has them already, and the note of its first
         paragraph as it was before its formulas became MathML, which the description reads.
-        A lesson gets its "done" button.
+        A lesson gets its "done" button. The explorable figures replace their markers here, in
+        the HTML: ``page.markdown``, which the notebook is made of, keeps the markers only.
         """
         if self.execution is not None:
             self.execution.check_page()
         descriptions.describe(page, html)
         html = descriptions.without_first_paragraph_note(html)
-        words = page_language.of_build(config, self._state().languages).strings["progress"]
-        return progress.with_done_button(html, page.file.src_uri, words)
+        language = page_language.of_build(config, self._state().languages)
+        html = widgets.fill(html, page.url, language.code)
+        return progress.with_done_button(html, page.file.src_uri, language.strings["progress"])
 
     def on_env(
         self, env: jinja2.Environment, config: MkDocsConfig, files: Files

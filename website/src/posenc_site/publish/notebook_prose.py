@@ -14,8 +14,12 @@ from urllib.parse import urljoin, urlsplit
 from mkdocs.structure.pages import Page
 
 from posenc_site.i18n.languages import Language
+from posenc_site.widgets import MARKER
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# An explorable figure's marker with the paragraph before it, which tells the reader what to
+# move (docs/contributing.md): a notebook has no such figure.
+_WIDGET = re.compile(r"(?:^.+\n)+\n*" + MARKER.pattern, re.MULTILINE)
 _ADMONITION = re.compile(r'^(?P<indent> *)(?:!!!|\?\?\?\+?) *[a-z]+(?: +"(?P<title>[^"]*)")?\s*$')
 _TAB = re.compile(r'^ *=== +"(?P<title>[^"]*)"\s*$')
 # An inline code span (left as it is), a Markdown link's or image's target, an HTML link.
@@ -28,7 +32,9 @@ _LINK = re.compile(
 
 
 def plain(chunk: str) -> str:
-    r"""Prose as plain Markdown: no comments; admonitions and tabs as a bold title and their text.
+    r"""Prose as plain Markdown: no comments, no explorable figure nor its lead paragraph.
+
+    Admonitions and tabs become a bold title and their text.
 
     Examples
     --------
@@ -36,7 +42,10 @@ def plain(chunk: str) -> str:
     '**Why**\n\nBecause.'
     >>> plain('=== "NumPy"\n')
     '**NumPy**'
+    >>> plain('Text.\n\nMove the\nslider.\n\n<!-- posenc: widget alibi -->\n\nMore.')
+    'Text.\n\n\n\nMore.'
     """
+    chunk = _WIDGET.sub("", chunk)
     chunk = _COMMENT.sub("", chunk)
     out = []
     for line in chunk.split("\n"):

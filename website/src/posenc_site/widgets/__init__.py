@@ -72,9 +72,8 @@ def _module(name: str, where: str) -> ModuleType:
     return module
 
 
-def _data(name: str) -> str:
-    """Widget ``name``'s data as JSON (a few posenc calls: not worth a cache)."""
-    module = importlib.import_module(f"{__name__}.{module_name(name)}")
+def _data(module: ModuleType) -> str:
+    """A widget module's data as JSON (a few posenc calls: not worth a cache)."""
     return json.dumps(module.data(), separators=(",", ":"), allow_nan=False)
 
 
@@ -111,12 +110,12 @@ def widget_html(name: str, page_url: str, language: str, where: str) -> str:
 
     Its scripts are linked relative to the site root, as the page's own assets are.
     """
-    _module(name, where)
+    module = _module(name, where)
     words = strings(name, language, where)
     site_words = load_strings(language)["widgets"]
     rel = get_relative_url(".", page_url)
     words_json = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
-    payload = f'{{"data":{_data(name)},"strings":{words_json}}}'
+    payload = f'{{"data":{_data(module)},"strings":{words_json}}}'
     title = html.escape(str(words["title"]))
     return "\n".join(
         [

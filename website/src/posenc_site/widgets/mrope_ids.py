@@ -32,7 +32,7 @@ def data() -> dict[str, object]:
         "width": {"min": 1, "max": 8, "value": _WIDTH},
         "after": {"min": 0, "max": 6, "value": _AFTER},
         "example": {
-            "segments": [_BEFORE, [1, _HEIGHT, _WIDTH], _AFTER],
+            "segments": segments,  # the image's triple as a JSON list
             "ids": mrope_position_ids(segments).tolist(),
         },
     }

@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Callable
 
 from posenc.rope_scaling import yarn_frequencies
-from posenc.rotary import rotary_frequencies
+from posenc.rotary import DEFAULT_BASE
 
 NAME = "rope-scaling"
 
@@ -33,7 +33,7 @@ def data() -> dict[str, object]:
     Returns
     -------
     dict
-        `head_dim`, `base` (`rotary_frequencies`' default `rope_theta`), `length` (the
+        `head_dim`, `base` (posenc's default `rope_theta`, `DEFAULT_BASE`), `length` (the
         trained length $L$), YaRN's `beta_fast`, `beta_slow` and `truncate` (the defaults of
         `yarn_frequencies`), Llama 3's `low_freq_factor` and `high_freq_factor`, the slider's
         `factor` range and the `pairs` whose scale the table shows.
@@ -41,7 +41,7 @@ def data() -> dict[str, object]:
     pairs = HEAD_DIM // 2
     return {
         "head_dim": HEAD_DIM,
-        "base": _default(rotary_frequencies, "base"),
+        "base": DEFAULT_BASE,
         "length": TRAINED_LENGTH,
         "beta_fast": _default(yarn_frequencies, "beta_fast"),
         "beta_slow": _default(yarn_frequencies, "beta_slow"),
